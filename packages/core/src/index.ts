@@ -1,0 +1,6 @@
+/**
+ * @avatar-drive/core — what every Avatar Drive package shares.
+ * @packageDocumentation
+ */
+export * from './errors.js';
+export * as wire from './gen/driveningress/v2/driveningress_pb.js';
