@@ -1,0 +1,216 @@
+/**
+ * The `arkit-52` rig: what one 25 fps drive frame means, and its packed wire form (`Flame`).
+ */
+import { create } from '@bufbuild/protobuf';
+import { AvatarError } from './errors.js';
+import { type Flame, FlameSchema } from './gen/driveningress/v2/driveningress_pb.js';
+
+/** Drive frames per second. */
+export const FPS = 25;
+/** Milliseconds per drive frame. */
+export const FRAME_MS = 1000 / FPS;
+/** The rig identifier carried in avatar manifests. */
+export const RIG_ID = 'arkit-52';
+
+/** The 52 ARKit blendshape names, in wire order (`Flame.expression`). */
+export const ARKIT_BLENDSHAPES = [
+  'eyeBlinkLeft',
+  'eyeLookDownLeft',
+  'eyeLookInLeft',
+  'eyeLookOutLeft',
+  'eyeLookUpLeft',
+  'eyeSquintLeft',
+  'eyeWideLeft',
+  'eyeBlinkRight',
+  'eyeLookDownRight',
+  'eyeLookInRight',
+  'eyeLookOutRight',
+  'eyeLookUpRight',
+  'eyeSquintRight',
+  'eyeWideRight',
+  'jawForward',
+  'jawRight',
+  'jawLeft',
+  'jawOpen',
+  'mouthClose',
+  'mouthFunnel',
+  'mouthPucker',
+  'mouthRight',
+  'mouthLeft',
+  'mouthSmileLeft',
+  'mouthSmileRight',
+  'mouthFrownLeft',
+  'mouthFrownRight',
+  'mouthDimpleLeft',
+  'mouthDimpleRight',
+  'mouthStretchLeft',
+  'mouthStretchRight',
+  'mouthRollLower',
+  'mouthRollUpper',
+  'mouthShrugLower',
+  'mouthShrugUpper',
+  'mouthPressLeft',
+  'mouthPressRight',
+  'mouthLowerDownLeft',
+  'mouthLowerDownRight',
+  'mouthUpperUpLeft',
+  'mouthUpperUpRight',
+  'browDownLeft',
+  'browDownRight',
+  'browInnerUp',
+  'browOuterUpLeft',
+  'browOuterUpRight',
+  'cheekPuff',
+  'cheekSquintLeft',
+  'cheekSquintRight',
+  'noseSneerLeft',
+  'noseSneerRight',
+  'tongueOut',
+] as const;
+
+export type ArkitBlendshape = (typeof ARKIT_BLENDSHAPES)[number];
+
+/** Index of each ARKit blendshape in `DriveFrame.expression`. */
+export const ARKIT_INDEX: Readonly<Record<ArkitBlendshape, number>> = Object.freeze(
+  Object.fromEntries(ARKIT_BLENDSHAPES.map((name, i) => [name, i])) as Record<ArkitBlendshape, number>,
+);
+
+/** The 15 visemes, in wire order (`Flame.visemes`, field 100). */
+export const VISEMES = [
+  'sil',
+  'PP',
+  'FF',
+  'TH',
+  'DD',
+  'kk',
+  'CH',
+  'SS',
+  'nn',
+  'RR',
+  'aa',
+  'E',
+  'I',
+  'O',
+  'U',
+] as const;
+
+export type Viseme = (typeof VISEMES)[number];
+
+/** Index of each viseme in `DriveFrame.visemes`. */
+export const VISEME_INDEX: Readonly<Record<Viseme, number>> = Object.freeze(
+  Object.fromEntries(VISEMES.map((name, i) => [name, i])) as Record<Viseme, number>,
+);
+
+/** Float counts of each keyframe field. */
+export const FRAME_LAYOUT = {
+  translation: 3,
+  rotation: 3,
+  neckPose: 3,
+  jawPose: 3,
+  eyePose: 6,
+  eyeLid: 2,
+  expression: ARKIT_BLENDSHAPES.length,
+  visemes: VISEMES.length,
+} as const;
+
+/**
+ * One 25 fps frame of avatar drive. Frame `index` of an utterance covers samples
+ * `[index·sr/25, (index+1)·sr/25)` of its audio. Rotations are axis-angle radians.
+ */
+export interface DriveFrame {
+  /** Frame number within the utterance (0-based). */
+  index: number;
+  /** 15 viseme weights 0..1, order {@link VISEMES}. */
+  visemes: Float32Array;
+  /** 52 ARKit coefficients 0..1, order {@link ARKIT_BLENDSHAPES}. */
+  expression: Float32Array;
+  /** Jaw rotation, axis-angle (3). */
+  jawPose: Float32Array;
+  /** Head rotation, axis-angle (3). */
+  rotation: Float32Array;
+  /** Neck rotation, axis-angle (3). */
+  neckPose: Float32Array;
+  /** Left then right eye rotation, axis-angle (6). */
+  eyePose: Float32Array;
+  /** Left, right eyelid closure 0..1 (2). */
+  eyeLid: Float32Array;
+  /** Head translation in metres (3). */
+  translation: Float32Array;
+}
+
+/** A neutral frame: relaxed closed mouth, head still, eyes open. */
+export function createDriveFrame(index = 0): DriveFrame {
+  return {
+    index,
+    visemes: new Float32Array(FRAME_LAYOUT.visemes),
+    expression: new Float32Array(FRAME_LAYOUT.expression),
+    jawPose: new Float32Array(FRAME_LAYOUT.jawPose),
+    rotation: new Float32Array(FRAME_LAYOUT.rotation),
+    neckPose: new Float32Array(FRAME_LAYOUT.neckPose),
+    eyePose: new Float32Array(FRAME_LAYOUT.eyePose),
+    eyeLid: new Float32Array(FRAME_LAYOUT.eyeLid),
+    translation: new Float32Array(FRAME_LAYOUT.translation),
+  };
+}
+
+/** Packs a drive frame into its wire keyframe. */
+export function driveFrameToFlame(frame: DriveFrame): Flame {
+  return create(FlameSchema, {
+    translation: Array.from(frame.translation),
+    rotation: Array.from(frame.rotation),
+    neckPose: Array.from(frame.neckPose),
+    jawPose: Array.from(frame.jawPose),
+    eyePose: Array.from(frame.eyePose),
+    eyeLid: Array.from(frame.eyeLid),
+    expression: Array.from(frame.expression),
+    visemes: Array.from(frame.visemes),
+  });
+}
+
+/**
+ * Unpacks a wire keyframe. Empty fields (a peer that does not send them) read as neutral;
+ * a field of the wrong non-zero length is a protocolError.
+ */
+export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
+  const frame = createDriveFrame(index);
+  copyField('translation', flame.translation, frame.translation);
+  copyField('rotation', flame.rotation, frame.rotation);
+  copyField('neck_pose', flame.neckPose, frame.neckPose);
+  copyField('jaw_pose', flame.jawPose, frame.jawPose);
+  copyField('eye_pose', flame.eyePose, frame.eyePose);
+  copyField('eye_lid', flame.eyeLid, frame.eyeLid);
+  copyField('expression', flame.expression, frame.expression);
+  copyField('visemes', flame.visemes, frame.visemes);
+  return frame;
+}
+
+function copyField(name: string, source: readonly number[], target: Float32Array): void {
+  if (source.length === 0) return;
+  if (source.length !== target.length) {
+    throw new AvatarError(
+      'protocolError',
+      `Keyframe field ${name} has ${source.length} values; rig ${RIG_ID} needs ${target.length}. Check that the sender uses rig ${RIG_ID}.`,
+    );
+  }
+  target.set(source);
+}
+
+/** Samples per frame at a sample rate (all supported rates divide evenly by 25). */
+export function samplesPerFrame(sampleRate: number): number {
+  return sampleRate / FPS;
+}
+
+/** The sample range `[start, end)` that frame `index` covers at `sampleRate`. */
+export function frameSampleRange(index: number, sampleRate: number): [start: number, end: number] {
+  return [Math.round((index * sampleRate) / FPS), Math.round(((index + 1) * sampleRate) / FPS)];
+}
+
+/** The frame that contains sample `sample` at `sampleRate`. */
+export function frameAtSample(sample: number, sampleRate: number): number {
+  return Math.floor((sample * FPS) / sampleRate);
+}
+
+/** Number of frames needed to cover `sampleCount` samples (the last one may be partial). */
+export function frameCountForSamples(sampleCount: number, sampleRate: number): number {
+  return Math.ceil((sampleCount * FPS) / sampleRate);
+}
