@@ -59,7 +59,8 @@ export function visemeGroup(viseme: number): number {
 /** Viseme index of a viseme name; throws on an unknown name so a bad label file is caught early. */
 export function visemeId(name: string): number {
   const id = VISEME_ID.get(name);
-  if (id === undefined) throw new RangeError(`unknown viseme "${name}"; expected one of ${VISEMES.join(', ')}`);
+  if (id === undefined)
+    throw new RangeError(`unknown viseme "${name}"; expected one of ${VISEMES.join(', ')}`);
   return id;
 }
 

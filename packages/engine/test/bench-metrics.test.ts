@@ -35,7 +35,11 @@ const FRAMES = frameCount(1.2);
 function perfect(phones: Phone[]): FramePrediction[] {
   const ref = referenceVisemes(phones, FRAMES);
   const jaw = referenceJaw(phones, FRAMES);
-  return Array.from(ref, (v, k) => ({ viseme: v, jawOpen: jaw[k]!, mouthClose: v === visemeId('PP') ? 1 : 0 }));
+  return Array.from(ref, (v, k) => ({
+    viseme: v,
+    jawOpen: jaw[k]!,
+    mouthClose: v === visemeId('PP') ? 1 : 0,
+  }));
 }
 
 function shift(preds: FramePrediction[], frames: number): FramePrediction[] {
@@ -117,7 +121,11 @@ describe('closure, onset and silence metrics', () => {
     const open = preds.map((p) => ({ ...p, jawOpen: 0.5, mouthClose: 0 }));
     expect(closureCounts(PHONES, open)).toEqual({ segments: 2, closed: 0 });
     // jaw alone may close the lips when there is no mouthClose output
-    const jawOnly = preds.map((p) => ({ ...p, jawOpen: p.mouthClose === 1 ? 0.05 : 0.6, mouthClose: Number.NaN }));
+    const jawOnly = preds.map((p) => ({
+      ...p,
+      jawOpen: p.mouthClose === 1 ? 0.05 : 0.6,
+      mouthClose: Number.NaN,
+    }));
     expect(closureCounts(PHONES, jawOnly).closed).toBe(2);
     // the smoothed reference jaw alone does not reach 0.1 inside a short medial m
     const refJawOnly = preds.map((p) => ({ ...p, mouthClose: Number.NaN }));
