@@ -50,7 +50,7 @@ async function makeEngine(id: EngineId): Promise<BenchEngine | string> {
     case 'headaudio':
       return createHeadAudioEngine();
     case 'wlipsync':
-      return createWlipsyncEngine(fileURLToPath(new URL('./wlipsync-profile.json', import.meta.url)));
+      return createWlipsyncEngine();
   }
 }
 

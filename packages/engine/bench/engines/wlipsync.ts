@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { VISEMES } from '@avatar-drive/core';
 import { ACTIVITY_JAW, type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
@@ -52,7 +52,11 @@ export const WLIPSYNC_CLASS: Readonly<Record<string, number>> = {
 /** Rates below the profile's 16 kHz target are not resampled up by wlipsync: upsample 8 kHz 2×. */
 const MIN_RATE = 16000;
 
-export async function createWlipsyncEngine(profilePath: string): Promise<BenchEngine> {
+/** The profile bench/wlipsync-calibrate.ts wrote. */
+export const DEFAULT_PROFILE = fileURLToPath(new URL('../wlipsync-profile.json', import.meta.url));
+
+/** Loads the package's wasm, worklet script and node class, and a calibrated profile. */
+export async function createWlipsyncEngine(profilePath = DEFAULT_PROFILE): Promise<BenchEngine> {
   installWorkletGlobals();
   const require = createRequire(import.meta.url);
   const wasm = await wasmApi.compile(readFileSync(require.resolve('wlipsync/wlipsync.wasm')));
