@@ -4,6 +4,7 @@
  * breakdown). Options: --dev DIR, --limit N, --engines engine,energy,headaudio,wlipsync, --json FILE.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { listUtterances, loadUtterance, type Utterance } from './devset.js';
@@ -15,7 +16,8 @@ import { createWlipsyncEngine } from './engines/wlipsync.js';
 import { type FramePrediction, frameCount, median } from './metrics.js';
 import { neutralPrediction, Scorer, type Summary } from './score.js';
 
-const ENGINE_IDS = ['engine', 'energy', 'headaudio', 'wlipsync'] as const;
+const ENGINE_IDS = ['engine', 'energy', 'headaudio', 'wlipsync', 'wlipsync-native'] as const;
+const DEFAULT_ENGINES = ['engine', 'energy', 'headaudio', 'wlipsync'];
 type EngineId = (typeof ENGINE_IDS)[number];
 const CHUNK_MS = 20;
 
@@ -51,6 +53,8 @@ async function makeEngine(id: EngineId): Promise<BenchEngine | string> {
       return createHeadAudioEngine();
     case 'wlipsync':
       return createWlipsyncEngine();
+    case 'wlipsync-native':
+      return createWlipsyncEngine({ contextRate: 'native' });
   }
 }
 
@@ -87,7 +91,7 @@ async function runEngine(id: EngineId, engine: BenchEngine, utterances: Utteranc
     while (preds.length < frames) preds.push(neutralPrediction());
     preds.length = frames;
     run.delaysMs.push(...delays);
-    const cpu = (dt.user + dt.system) / 1e6;
+    const cpu = (dt.user + dt.system) / 1e6 - (stream.overheadCpuSeconds ?? 0);
     for (const s of [
       run.all,
       getOrAdd(run.byCondition, u.condition, () => new Scorer()),
@@ -139,6 +143,7 @@ function mainRow(run: EngineRun, s: Summary): string[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== '--'),
     options: {
       dev: { type: 'string' },
       limit: { type: 'string' },
@@ -146,14 +151,17 @@ async function main(): Promise<void> {
       json: { type: 'string' },
     },
   });
-  const dir = values.dev ?? defaultDevDir();
+  // pnpm runs the script in the package; paths given on the command line are relative to where it was typed
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const dir = values.dev ? resolve(cwd, values.dev) : defaultDevDir();
+  const jsonOut = values.json ? resolve(cwd, values.json) : undefined;
   if (!existsSync(dir)) {
     console.error(
       `No dev set at ${dir}. Pass --dev DIR (per utterance <id>.wav + <id>.json, optional index.json).`,
     );
     process.exit(2);
   }
-  const ids = (values.engines ?? ENGINE_IDS.join(',')).split(',').map((s) => s.trim());
+  const ids = (values.engines ?? DEFAULT_ENGINES.join(',')).split(',').map((s) => s.trim());
   for (const id of ids) {
     if (!(ENGINE_IDS as readonly string[]).includes(id)) {
       console.error(`Unknown engine "${id}"; choose from ${ENGINE_IDS.join(', ')}.`);
@@ -236,7 +244,7 @@ async function main(): Promise<void> {
   console.log('\nPer condition and input rate: 7-group accuracy / jaw r (0 lag)\n');
   console.log(table(['subset', ...runs.flatMap((r) => [`${r.name} 7-grp`, `${r.name} jaw r`])], breakdown));
 
-  if (values.json) {
+  if (jsonOut) {
     const out = {
       devDir: dir,
       utterances: utterances.length,
@@ -253,8 +261,8 @@ async function main(): Promise<void> {
       })),
       skipped,
     };
-    writeFileSync(values.json, `${JSON.stringify(out, null, 2)}\n`);
-    console.error(`wrote ${values.json}`);
+    writeFileSync(jsonOut, `${JSON.stringify(out, null, 2)}\n`);
+    console.error(`wrote ${jsonOut}`);
   }
 }
 

@@ -1,50 +1,79 @@
 /**
- * Streaming 2× upsampler (zero insertion + windowed-sinc low-pass), for peers that cannot take 8 kHz
- * input. Causal; its group delay is {@link UPSAMPLE_DELAY_IN_SAMPLES} input samples.
+ * Streaming sample-rate conversion for peers that need another input rate: a windowed-sinc interpolator
+ * (polyphase table, linear between phases), chunk-size independent. Output stays time-aligned with the
+ * input; each output sample waits for {@link RESAMPLE_HOLD_IN_SAMPLES} input samples after it.
  */
 
-const TAPS = 48; // at the output rate
-/** Group delay of the upsampler, in input-rate samples. */
-export const UPSAMPLE_DELAY_IN_SAMPLES = (TAPS - 1) / 4;
+const HALF_TAPS = 16; // taps each side of the interpolation point, at the lower of the two rates
+const PHASES = 512;
+/** Input samples an output sample waits for (when upsampling). */
+export const RESAMPLE_HOLD_IN_SAMPLES = HALF_TAPS;
 
-function designLowPass(): Float32Array {
-  const h = new Float32Array(TAPS);
-  const mid = (TAPS - 1) / 2;
-  const cutoff = 0.45 / 2; // of the output rate: just under the input Nyquist
-  for (let i = 0; i < TAPS; i++) {
-    const x = i - mid;
-    const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x);
-    const blackman =
-      0.42 - 0.5 * Math.cos((2 * Math.PI * i) / (TAPS - 1)) + 0.08 * Math.cos((4 * Math.PI * i) / (TAPS - 1));
-    h[i] = 2 * sinc * blackman; // ×2 restores the level lost to zero insertion
-  }
-  return h;
-}
+/** Converts a float stream from `inRate` to `outRate`, chunk by chunk. */
+export class StreamResampler {
+  private readonly step: number; // input samples per output sample
+  private readonly half: number; // taps each side, at the input rate
+  private readonly table: Float32Array; // (PHASES + 1) rows of 2·half taps
+  private readonly history: Float32Array;
+  private readonly width: number;
+  private filled = 0; // input samples received
+  private next: number; // input position (absolute, in samples) of the next output sample
 
-const LOW_PASS = designLowPass();
-
-/** Doubles the sample rate of a float stream, chunk by chunk. */
-export class Upsampler2x {
-  private readonly history = new Float32Array(TAPS);
-  private pos = 0;
-
-  /** Upsamples one chunk; returns twice as many samples. */
-  process(input: Float32Array): Float32Array {
-    const out = new Float32Array(input.length * 2);
-    for (let i = 0; i < input.length; i++) {
-      for (let phase = 0; phase < 2; phase++) {
-        this.history[this.pos] = phase === 0 ? input[i]! : 0;
-        this.pos = (this.pos + 1) % TAPS;
-        let acc = 0;
-        let idx = this.pos;
-        for (let t = TAPS - 1; t >= 0; t--) {
-          acc += LOW_PASS[t]! * this.history[idx]!;
-          idx = idx + 1 === TAPS ? 0 : idx + 1;
-        }
-        out[2 * i + phase] = acc;
+  constructor(
+    readonly inRate: number,
+    readonly outRate: number,
+  ) {
+    this.step = inRate / outRate;
+    const scale = Math.max(1, this.step); // downsampling stretches the filter
+    this.half = Math.ceil(HALF_TAPS * scale);
+    this.width = 2 * this.half;
+    const cutoff = 0.45 / scale; // cycles per input sample, under the lower Nyquist
+    this.table = new Float32Array((PHASES + 1) * this.width);
+    for (let p = 0; p <= PHASES; p++) {
+      const frac = p / PHASES;
+      for (let j = 0; j < this.width; j++) {
+        // tap j sits at input offset (j − half + 1) from the integer position; x is its distance
+        const x = j - this.half + 1 - frac;
+        const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x);
+        const w = 0.5 + 0.5 * Math.cos((Math.PI * x) / (this.half + 1)); // Hann over the span
+        this.table[p * this.width + j] = sinc * w;
       }
     }
-    return out;
+    this.history = new Float32Array(this.width);
+    // output sample 0 is input time 0 (samples before the stream count as silence)
+    this.next = 0;
+  }
+
+  /** Converts one chunk; returns the output samples that became computable. */
+  process(input: Float32Array): Float32Array {
+    const out: number[] = [];
+    for (let i = 0; i < input.length; i++) {
+      this.history[this.filled % this.width] = input[i]!;
+      this.filled++;
+      // output at position t needs inputs up to floor(t) + half
+      while (Math.floor(this.next) + this.half < this.filled) {
+        out.push(this.interpolate(this.next));
+        this.next += this.step;
+      }
+    }
+    return Float32Array.from(out);
+  }
+
+  private interpolate(t: number): number {
+    const base = Math.floor(t);
+    const pos = (t - base) * PHASES;
+    const p = Math.floor(pos);
+    const a = pos - p;
+    const row0 = p * this.width;
+    const row1 = row0 + this.width;
+    let acc = 0;
+    for (let j = 0; j < this.width; j++) {
+      const n = base - this.half + 1 + j;
+      if (n < 0) continue;
+      const h = this.table[row0 + j]! * (1 - a) + this.table[row1 + j]! * a;
+      acc += h * this.history[n % this.width]!;
+    }
+    return acc;
   }
 }
 

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StreamResampler } from './resample.js';
 import { type WasmGlobal, type WasmModule, wasmApi } from './wasm.js';
 import { readWav } from './wav.js';
 
@@ -59,6 +60,9 @@ export const CALIBRATION_SOUNDS: Record<string, string> = {
 
 /** espeak-ng voices used for calibration: variants the training corpus uses; none is a dev-set voice. */
 export const CALIBRATION_VOICES = ['en-us+m1', 'en-us+m3', 'en-us+f2', 'en-us+f4', 'en+m7', 'en+f1'];
+
+/** Rate the calibration recordings are analysed at: a browser AudioContext's (see engines/wlipsync.ts). */
+export const CALIBRATION_RATE = 48000;
 
 /** Block size (samples) between two wlipsync analyses: the worklet's default `blockSize`. */
 const BLOCK = 512;
@@ -162,17 +166,16 @@ export async function calibrate(
   };
 }
 
-/** Room tone for the silence entry: 1 s of low-passed white noise at −60 dBFS RMS (seeded). */
+/** Room tone for the silence entry: 1 s of white noise (a microphone's self-noise) at −60 dBFS RMS (seeded). */
 export function roomTone(sampleRate: number, seed: number): Float32Array {
   let state = seed >>> 0;
   const out = new Float32Array(sampleRate);
-  let lp = 0;
   let power = 0;
   for (let i = 0; i < out.length; i++) {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    lp = 0.9 * lp + 0.1 * (state / 2 ** 31 - 1);
-    out[i] = lp;
-    power += lp * lp;
+    const v = state / 2 ** 31 - 1;
+    out[i] = v;
+    power += v * v;
   }
   const gain = 10 ** (-60 / 20) / Math.sqrt(power / out.length);
   for (let i = 0; i < out.length; i++) out[i]! *= gain;
@@ -189,11 +192,16 @@ function synthesise(
   dir: string,
   seed: number,
 ): { samples: Float32Array; sampleRate: number } {
-  if (sound === '') return { samples: roomTone(22050, seed), sampleRate: 22050 };
+  if (sound === '') return { samples: roomTone(CALIBRATION_RATE, seed), sampleRate: CALIBRATION_RATE };
   const file = join(dir, 'sound.wav');
   execFileSync('espeak-ng', ['-v', voice, '-s', '120', '-w', file, sound]);
   const wav = readWav(readFileSync(file));
-  return { samples: Float32Array.from(wav.samples, (v) => v / 32768), sampleRate: wav.sampleRate };
+  const samples = Float32Array.from(wav.samples, (v) => v / 32768);
+  // a user calibrates in the browser, where the worklet sees the AudioContext rate
+  return {
+    samples: new StreamResampler(wav.sampleRate, CALIBRATION_RATE).process(samples),
+    sampleRate: CALIBRATION_RATE,
+  };
 }
 
 async function main(): Promise<void> {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { VISEMES, type Viseme } from '@avatar-drive/core';
 import { type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
-import { toFloat, Upsampler2x } from '../resample.js';
+import { StreamResampler, toFloat } from '../resample.js';
 import type { BenchEngine, BenchStream } from './types.js';
 import { connectPorts, installWorkletGlobals, type PortShim, QuantumFeeder } from './worklet-shim.js';
 
@@ -58,9 +58,9 @@ export async function createHeadAudioEngine(): Promise<BenchEngine> {
 
   return {
     name: 'headaudio 0.1.0',
-    note: 'package worklet + node classes in Node (worklet shim), shipped model-en-mixed.bin, defaults; 8 kHz input upsampled 2× to 16 kHz',
+    note: 'package worklet + node classes in Node (worklet shim), shipped model-en-mixed.bin, defaults; native rates, 8 kHz upsampled to 16 kHz',
     async open(sampleRate) {
-      const rate = sampleRate < MIN_RATE ? sampleRate * 2 : sampleRate;
+      const rate = Math.max(MIN_RATE, sampleRate);
       (globalThis as Record<string, unknown>).sampleRate = rate; // the worklet reads the global scope's rate
       const worklet = new HeadWorklet({ processorOptions: {}, parameterData: {} });
       const node = new HeadAudio({ sampleRate: rate });
@@ -75,7 +75,8 @@ const ID_OF_OCULUS = (name: string): number => visemeId(name.replace(/^viseme_/,
 
 class HeadAudioStream implements BenchStream {
   private readonly feeder: QuantumFeeder;
-  private readonly up: Upsampler2x | null;
+  private readonly up: StreamResampler | null;
+  overheadCpuSeconds = 0;
   private readonly weights = new Map<string, number>();
   private readonly samplesPerFrame: number;
   private pushed = 0;
@@ -89,7 +90,7 @@ class HeadAudioStream implements BenchStream {
     parameters: Record<string, Float32Array>,
   ) {
     this.samplesPerFrame = inputRate / 25;
-    this.up = rate !== inputRate ? new Upsampler2x() : null;
+    this.up = rate !== inputRate ? new StreamResampler(inputRate, rate) : null;
     node.onvalue = (key, value) => this.weights.set(key, value);
     const input: Float32Array[][] = [[new Float32Array(0)]];
     this.feeder = new QuantumFeeder((quantum) => {
@@ -100,7 +101,13 @@ class HeadAudioStream implements BenchStream {
 
   push(pcm: Int16Array): FramePrediction[] {
     const f = toFloat(pcm);
-    this.feeder.push(this.up ? this.up.process(f) : f);
+    const t0 = this.up ? process.cpuUsage() : undefined;
+    const input = this.up ? this.up.process(f) : f;
+    if (t0) {
+      const dt = process.cpuUsage(t0);
+      this.overheadCpuSeconds += (dt.user + dt.system) / 1e6;
+    }
+    this.feeder.push(input);
     // The app calls update(dt) from its animation loop; here once per pushed chunk, with the chunk's duration.
     this.node.update((pcm.length / this.samplesPerFrame) * 40);
     this.pushed += pcm.length;

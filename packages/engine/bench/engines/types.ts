@@ -7,6 +7,11 @@ export interface BenchStream {
   push(pcm: Int16Array): FramePrediction[];
   /** Signals the end of the utterance; returns any frames still pending. */
   end(): FramePrediction[];
+  /**
+   * CPU seconds this stream spent on the bench's own work (resampling a peer's input, which a browser's
+   * AudioContext does natively); the runner subtracts it from the engine's time.
+   */
+  readonly overheadCpuSeconds?: number;
 }
 
 /** An engine row of the table. */

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { VISEMES } from '@avatar-drive/core';
 import { ACTIVITY_JAW, type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
-import { toFloat, Upsampler2x } from '../resample.js';
+import { StreamResampler, toFloat } from '../resample.js';
 import { type WasmModule, wasmApi } from '../wasm.js';
 import type { WlipsyncProfile } from '../wlipsync-calibrate.js';
 import type { BenchEngine, BenchStream } from './types.js';
@@ -49,14 +49,27 @@ export const WLIPSYNC_CLASS: Readonly<Record<string, number>> = {
   sil: SIL,
 };
 
-/** Rates below the profile's 16 kHz target are not resampled up by wlipsync: upsample 8 kHz 2×. */
-const MIN_RATE = 16000;
+/**
+ * The rate wlipsync's worklet runs at in a browser: the AudioContext's (48 kHz on most devices), whatever
+ * the source's rate. Fed other rates directly, its own downsampler gives rate-dependent features (an
+ * interpolating path for non-integer ratios, a 1025-point radix-2 FFT at 22.05 kHz), and it does not
+ * upsample below 16 kHz at all.
+ */
+export const CONTEXT_RATE = 48000;
 
 /** The profile bench/wlipsync-calibrate.ts wrote. */
 export const DEFAULT_PROFILE = fileURLToPath(new URL('../wlipsync-profile.json', import.meta.url));
 
-/** Loads the package's wasm, worklet script and node class, and a calibrated profile. */
-export async function createWlipsyncEngine(profilePath = DEFAULT_PROFILE): Promise<BenchEngine> {
+/**
+ * Loads the package's wasm, worklet script and node class, and a calibrated profile. `contextRate`: the
+ * AudioContext rate audio is resampled to (default {@link CONTEXT_RATE}); `'native'` feeds each utterance
+ * at its own rate (8 kHz still upsampled to 16 kHz, which wlipsync cannot do itself).
+ */
+export async function createWlipsyncEngine(
+  options: { profilePath?: string; contextRate?: number | 'native' } = {},
+): Promise<BenchEngine> {
+  const profilePath = options.profilePath ?? DEFAULT_PROFILE;
+  const contextRate = options.contextRate ?? CONTEXT_RATE;
   installWorkletGlobals();
   const require = createRequire(import.meta.url);
   const wasm = await wasmApi.compile(readFileSync(require.resolve('wlipsync/wlipsync.wasm')));
@@ -72,10 +85,10 @@ export async function createWlipsyncEngine(profilePath = DEFAULT_PROFILE): Promi
       throw new Error(`${profilePath}: phoneme "${m.name}" has no viseme mapping`);
   }
   return {
-    name: 'wlipsync 1.3.1',
-    note: `package worklet script (vm) + node class, profile calibrated on espeak-ng ${profile.calibration?.voices.join(', ') ?? '?'}; 8 kHz input upsampled 2× to 16 kHz`,
+    name: contextRate === 'native' ? 'wlipsync 1.3.1 (native rates)' : 'wlipsync 1.3.1',
+    note: `package worklet script (vm) + node class, profile calibrated on espeak-ng ${profile.calibration?.voices.join(', ') ?? '?'}; ${contextRate === 'native' ? 'fed at native rates, 8 kHz upsampled to 16 kHz' : `input resampled to a ${contextRate / 1000} kHz AudioContext rate as in a browser`}`,
     async open(sampleRate) {
-      const rate = sampleRate < MIN_RATE ? sampleRate * 2 : sampleRate;
+      const rate = contextRate === 'native' ? Math.max(sampleRate, 16000) : contextRate;
       const node = new WLipSyncAudioNode({ sampleRate: rate }, profile, wasm);
       let Processor: (new (options: unknown) => WlipsyncProcessor) | undefined;
       const context = vm.createContext({
@@ -101,7 +114,8 @@ export async function createWlipsyncEngine(profilePath = DEFAULT_PROFILE): Promi
 }
 
 class WlipsyncStream implements BenchStream {
-  private readonly up: Upsampler2x | null;
+  private readonly up: StreamResampler | null;
+  overheadCpuSeconds = 0;
   private readonly samplesPerFrame: number;
   private readonly parameters = { blockSize: new Float32Array([512]) };
   private readonly quantum = new Float32Array(128);
@@ -118,12 +132,17 @@ class WlipsyncStream implements BenchStream {
     private readonly context: vm.Context,
   ) {
     this.samplesPerFrame = inputRate / 25;
-    this.up = rate !== inputRate ? new Upsampler2x() : null;
+    this.up = rate !== inputRate ? new StreamResampler(inputRate, rate) : null;
   }
 
   push(pcm: Int16Array): FramePrediction[] {
     const f = toFloat(pcm);
+    const t0 = this.up ? process.cpuUsage() : undefined;
     const samples = this.up ? this.up.process(f) : f;
+    if (t0) {
+      const dt = process.cpuUsage(t0);
+      this.overheadCpuSeconds += (dt.user + dt.system) / 1e6;
+    }
     const inputs = [[this.quantum]];
     for (let i = 0; i < samples.length; i++) {
       this.quantum[this.fill++] = samples[i]!;
