@@ -29,15 +29,16 @@ interface LabelFile {
   phones?: Phone[];
 }
 
-/** Utterance ids of a dev set directory: from index.json (array of ids or objects with id), else every label file. */
+/**
+ * Utterance ids of a dev set directory: from index.json (an array, or `ids` / `utterances` / `items`, of ids
+ * or objects with `id`), else every label file that has its WAV.
+ */
 export function listUtterances(dir: string): string[] {
   const index = join(dir, 'index.json');
   if (existsSync(index)) {
     const raw = JSON.parse(readFileSync(index, 'utf8')) as unknown;
-    const list = Array.isArray(raw)
-      ? raw
-      : ((raw as { utterances?: unknown[]; items?: unknown[] }).utterances ??
-        (raw as { items?: unknown[] }).items);
+    const obj = raw as { ids?: unknown[]; utterances?: unknown[]; items?: unknown[] };
+    const list = Array.isArray(raw) ? raw : (obj.ids ?? obj.utterances ?? obj.items);
     if (Array.isArray(list)) {
       return list.map((e) => (typeof e === 'string' ? e : String((e as { id: unknown }).id)));
     }

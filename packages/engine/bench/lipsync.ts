@@ -15,6 +15,7 @@ import type { BenchEngine } from './engines/types.js';
 import { createWlipsyncEngine } from './engines/wlipsync.js';
 import { type FramePrediction, frameCount, median } from './metrics.js';
 import { neutralPrediction, Scorer, type Summary } from './score.js';
+import { CALIBRATION_VOICES } from './wlipsync-calibrate.js';
 
 const ENGINE_IDS = ['engine', 'energy', 'headaudio', 'wlipsync', 'wlipsync-native'] as const;
 const DEFAULT_ENGINES = ['engine', 'energy', 'headaudio', 'wlipsync'];
@@ -177,6 +178,11 @@ async function main(): Promise<void> {
     .slice(0, limit)
     .map((id) => loadUtterance(dir, id));
   const audio = utterances.reduce((a, u) => a + u.pcm.length / u.sampleRate, 0);
+  const overlap = CALIBRATION_VOICES.filter((v) =>
+    utterances.some((u) => u.voice.replace(/^espeak:/, '') === v),
+  );
+  if (overlap.length)
+    console.error(`warning: wlipsync was calibrated on dev-set voices ${overlap.join(', ')}`);
   console.error(`dev set ${dir}: ${utterances.length} utterances, ${audio.toFixed(1)} s of audio`);
 
   const runs: EngineRun[] = [];

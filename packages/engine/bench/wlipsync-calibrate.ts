@@ -58,8 +58,21 @@ export const CALIBRATION_SOUNDS: Record<string, string> = {
   sil: '',
 };
 
-/** espeak-ng voices used for calibration: variants the training corpus uses; none is a dev-set voice. */
-export const CALIBRATION_VOICES = ['en-us+m1', 'en-us+m3', 'en-us+f2', 'en-us+f4', 'en+m7', 'en+f1'];
+/**
+ * espeak-ng voices used for calibration: male and female voice/variant pairs of the training corpus
+ * (packages/engine/training), none of them a dev-set voice (the bench warns if the dev set has one).
+ */
+export const CALIBRATION_VOICES = [
+  'en-us+m1',
+  'en-us+f3',
+  'en-us+aunty',
+  'en-us+Alicia',
+  'en+m7',
+  'en+f1',
+  'en-gb-scotland+m1',
+  'en-gb-x-rp+Andy',
+  'en-us-nyc+robert',
+];
 
 /** Rate the calibration recordings are analysed at: a browser AudioContext's (see engines/wlipsync.ts). */
 export const CALIBRATION_RATE = 48000;
