@@ -5,6 +5,18 @@
 export * from './audio-format.js';
 export * from './errors.js';
 export * as wire from './gen/driveningress/v2/driveningress_pb.js';
+export {
+  AudioFormat,
+  EgressType,
+  type Message,
+  MessageSchema,
+  MessageType,
+  PlaybackState,
+  type ServerError,
+  type ServerResponseAnimation,
+  ServerResponseAnimationSchema,
+  TransportCompression,
+} from './gen/driveningress/v2/driveningress_pb.js';
 export * from './relay/encoder.js';
 export * from './relay/format.js';
 export * from './relay/sequencer.js';
