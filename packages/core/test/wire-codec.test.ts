@@ -161,6 +161,21 @@ describe('encodeMessage and the builders', () => {
     expect(back[1]!.visemes[10]).toBe(0.25);
   });
 
+  it('response animation: NaN and infinities are refused on both sides', () => {
+    const frame = createDriveFrame(3);
+    frame.eyeLid[1] = Number.NaN;
+    const error = caught(() => responseAnimationMessage({ reqId: 'r', frames: [frame] }));
+    expect(error.code).toBe('invalidRequest');
+    expect(error.message).toMatch(/index 3.*eyeLid/);
+    const decoded = decodeMessage(
+      encodeMessage(responseAnimationMessage({ reqId: 'r', frames: [createDriveFrame()] })),
+    );
+    if (decoded.data.case !== 'serverResponseAnimation') throw new Error('wrong case');
+    const animation = decoded.data.value;
+    animation.animation!.keyframes[0]!.translation = [0, Number.POSITIVE_INFINITY, 0];
+    expect(caught(() => animationToDriveFrames(animation)).code).toBe('protocolError');
+  });
+
   it('playback state: validates state and playedMs, stores int64', () => {
     expect(
       caught(() => playbackStateMessage({ reqId: 'r', state: PlaybackState.UNSPECIFIED, playedMs: 0 })).code,

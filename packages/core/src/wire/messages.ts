@@ -165,7 +165,7 @@ export interface ServerErrorInit {
 
 /** `ServerError`. To send an {@link AvatarError}, use `serverErrorMessageFromAvatarError`. */
 export function serverErrorMessage(init: ServerErrorInit): Message {
-  if (!Number.isInteger(init.code) || Math.abs(init.code) > INT32_MAX) {
+  if (!Number.isInteger(init.code) || init.code < -INT32_MAX - 1 || init.code > INT32_MAX) {
     throw new AvatarError('invalidRequest', `ServerError code must be an int32, got ${init.code}.`);
   }
   return create(MessageSchema, {
@@ -192,9 +192,21 @@ export interface ResponseAnimationInit {
   avatarId?: string;
 }
 
-/** `ServerResponseAnimation` carrying `frames` as `Flame` keyframes. */
+/**
+ * `ServerResponseAnimation` carrying `frames` as `Flame` keyframes.
+ * @throws AvatarError `invalidRequest` for an empty reqId or a NaN/infinite value in a frame.
+ */
 export function responseAnimationMessage(init: ResponseAnimationInit): Message {
   requireReqId(init.reqId, 'response animation');
+  init.frames.forEach((frame, i) => {
+    const field = nonFiniteField(frame);
+    if (field !== undefined) {
+      throw new AvatarError(
+        'invalidRequest',
+        `Frame ${i} (index ${frame.index}) has a NaN or infinite value in ${field}; send only finite rig values.`,
+      );
+    }
+  });
   return create(MessageSchema, {
     type: MessageType.SERVER_RESPONSE_ANIMATION,
     data: {
@@ -213,10 +225,36 @@ export function responseAnimationMessage(init: ResponseAnimationInit): Message {
 /**
  * Unpacks the keyframes of a `ServerResponseAnimation`, numbering them from `firstIndex`
  * (the count of frames already received for the request).
- * @throws AvatarError `protocolError` when a keyframe does not fit rig arkit-52.
+ * @throws AvatarError `protocolError` when a keyframe does not fit rig arkit-52 or holds NaN/∞.
  */
 export function animationToDriveFrames(animation: ServerResponseAnimation, firstIndex = 0): DriveFrame[] {
-  return (animation.animation?.keyframes ?? []).map((flame, i) => flameToDriveFrame(flame, firstIndex + i));
+  return (animation.animation?.keyframes ?? []).map((flame, i) => {
+    const frame = flameToDriveFrame(flame, firstIndex + i);
+    const field = nonFiniteField(frame);
+    if (field !== undefined) {
+      throw new AvatarError(
+        'protocolError',
+        `Keyframe ${i} has a NaN or infinite value in ${field}; the sender produced an invalid animation.`,
+      );
+    }
+    return frame;
+  });
+}
+
+const FRAME_FIELDS = [
+  'visemes',
+  'expression',
+  'jawPose',
+  'rotation',
+  'neckPose',
+  'eyePose',
+  'eyeLid',
+  'translation',
+] as const;
+
+/** The first field of `frame` holding a NaN or infinity, if any. */
+function nonFiniteField(frame: DriveFrame): (typeof FRAME_FIELDS)[number] | undefined {
+  return FRAME_FIELDS.find((name) => frame[name].some((v) => !Number.isFinite(v)));
 }
 
 export interface PlaybackStateInit {
