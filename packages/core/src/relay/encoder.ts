@@ -16,6 +16,7 @@ import {
 import { toBytes } from '../wire/codec.js';
 import { encodeRelayMessage, type RelayKind } from './format.js';
 
+/** Options of {@link RelayEncoder}. */
 export interface RelayEncoderOptions {
   /**
    * How many conversations' counters to keep (oldest forgotten first); default 1024. A

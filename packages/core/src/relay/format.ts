@@ -70,6 +70,7 @@ export interface RelayAnimationMessage {
   payload: Uint8Array;
 }
 
+/** Either kind of relay message, before encoding or after decoding. */
 export type RelayMessage = RelayAudioMessage | RelayAnimationMessage;
 
 /** A decoded animation relay message, with its payload parsed. */
@@ -77,8 +78,10 @@ export interface DecodedRelayAnimationMessage extends RelayAnimationMessage {
   animation: ServerResponseAnimation;
 }
 
+/** What {@link decodeRelayMessage} returns. */
 export type DecodedRelayMessage = RelayAudioMessage | DecodedRelayAnimationMessage;
 
+/** Options of {@link decodeRelayMessage}. */
 export interface DecodeRelayOptions {
   /** Largest accepted message in bytes; default {@link MAX_RELAY_MESSAGE_BYTES}. */
   maxBytes?: number;

@@ -18,6 +18,7 @@ import {
 /** What went wrong with a relay message's sequence number. */
 export type RelaySequenceProblem = 'duplicate' | 'missing' | 'out-of-order' | 'after-last';
 
+/** Options of {@link RelaySequencer}. */
 export interface RelaySequencerOptions {
   /** Conversations tracked at once (least recently seen forgotten first); default 256. */
   maxConversations?: number;
@@ -115,6 +116,7 @@ export class RelaySequencer {
   }
 }
 
+/** Options of {@link RelayDecoder}: sequencing and size limit. */
 export interface RelayDecoderOptions extends RelaySequencerOptions, DecodeRelayOptions {}
 
 /** Decodes relay messages and checks their sequence: the one call client-web needs per message. */

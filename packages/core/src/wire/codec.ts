@@ -40,6 +40,7 @@ export function caseForMessageType(type: number): MessageCase | undefined {
 /** Binary inputs `decodeMessage` understands (Node `Buffer` is a `Uint8Array`). */
 export type BinaryInput = Uint8Array | ArrayBuffer | ArrayBufferView;
 
+/** Options of {@link decodeMessage}. */
 export interface DecodeMessageOptions {
   /** Largest accepted frame in bytes; default {@link MAX_MESSAGE_BYTES}. */
   maxBytes?: number;

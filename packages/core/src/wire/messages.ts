@@ -22,14 +22,17 @@ import { toBytes } from './codec.js';
 
 /** Capabilities a server may list in `ServerConfirmSession.capabilities`. */
 export const SERVER_CAPABILITIES = ['playback_control', 'playback_state'] as const;
+/** A capability name from {@link SERVER_CAPABILITIES}. */
 export type ServerCapability = (typeof SERVER_CAPABILITIES)[number];
 
 /** Reasons a `ServerPlaybackState` may give. */
 export const PLAYBACK_STATE_REASONS = ['explicit', 'preempted', 'pause_timeout'] as const;
+/** A reason from {@link PLAYBACK_STATE_REASONS}. */
 export type PlaybackStateReason = (typeof PLAYBACK_STATE_REASONS)[number];
 
 const INT32_MAX = 2 ** 31 - 1;
 
+/** Fields of {@link configureSessionMessage}. */
 export interface ConfigureSessionInit {
   /** Sample rate of the audio that follows; one of {@link SUPPORTED_SAMPLE_RATES}. */
   sampleRate: number;
@@ -88,6 +91,7 @@ export function configureSessionMessage(init: ConfigureSessionInit): Message {
   });
 }
 
+/** Fields of {@link confirmSessionMessage}. */
 export interface ConfirmSessionInit {
   connectionId: string;
   capabilities?: readonly string[];
@@ -104,6 +108,7 @@ export function confirmSessionMessage(init: ConfirmSessionInit): Message {
   });
 }
 
+/** Fields of {@link audioInputMessage}. */
 export interface AudioInputInit {
   /** Client-generated id shared by every chunk of one utterance. */
   reqId: string;
@@ -154,6 +159,7 @@ export function resumeMessage(reqId: string): Message {
   });
 }
 
+/** Fields of {@link serverErrorMessage}. */
 export interface ServerErrorInit {
   connectionId?: string;
   reqId?: string;
@@ -182,6 +188,7 @@ export function serverErrorMessage(init: ServerErrorInit): Message {
   });
 }
 
+/** Fields of {@link responseAnimationMessage}. */
 export interface ResponseAnimationInit {
   connectionId?: string;
   reqId: string;
@@ -257,6 +264,7 @@ function nonFiniteField(frame: DriveFrame): (typeof FRAME_FIELDS)[number] | unde
   return FRAME_FIELDS.find((name) => frame[name].some((v) => !Number.isFinite(v)));
 }
 
+/** Fields of {@link playbackStateMessage}. */
 export interface PlaybackStateInit {
   connectionId?: string;
   reqId: string;

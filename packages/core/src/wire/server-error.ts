@@ -64,6 +64,7 @@ export function serverErrorCodeFor(error: AvatarError): number {
   return SERVER_ERROR_CODES[error.code] ?? SERVER_ERROR_CODES.serverError;
 }
 
+/** Which connection and request a `ServerError` is about. */
 export interface ServerErrorContext {
   connectionId?: string;
   reqId?: string;
