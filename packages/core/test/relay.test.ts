@@ -69,6 +69,7 @@ describe('relay format', () => {
     );
     expect(caught(() => encoder.audio('\ud800', pcm(1), { sampleRate: 16000 })).code).toBe('invalidRequest');
     expect(caught(() => encoder.animation('c', new Uint8Array([0xff]))).code).toBe('invalidRequest');
+    expect(caught(() => encoder.animation('c', { end: true } as never)).code).toBe('invalidRequest');
     expect(
       caught(() =>
         encodeRelayMessage({
@@ -81,6 +82,19 @@ describe('relay format', () => {
         }),
       ).code,
     ).toBe('invalidRequest');
+  });
+
+  it('encoder serializes a parsed ServerResponseAnimation and takes last from its end flag', () => {
+    const parsed = decodeRelayMessage(new RelayEncoder().animation('c', animationBytes(true)));
+    if (parsed.kind !== 'animation') throw new Error('kind');
+    const again = decodeRelayMessage(new RelayEncoder().animation('c', parsed.animation));
+    expect(again.last).toBe(true);
+    if (again.kind !== 'animation') throw new Error('kind');
+    expect(again.payload).toEqual(animationBytes(true));
+    const forcedLast = decodeRelayMessage(
+      new RelayEncoder().animation('c', animationBytes(false), { last: true }),
+    );
+    expect(forcedLast.last).toBe(true);
   });
 
   it('encoder numbers audio and animation separately and refuses to continue a finished stream', () => {

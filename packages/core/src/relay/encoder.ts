@@ -7,7 +7,7 @@
  * engine latency, and the developer may carry them on separate channels; a shared sequence
  * would make a legitimate interleaving look like loss or reordering.
  */
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
+import { fromBinary, isMessage, toBinary } from '@bufbuild/protobuf';
 import { AvatarError } from '../errors.js';
 import {
   type ServerResponseAnimation,
@@ -83,9 +83,14 @@ export class RelayEncoder {
     if (animation instanceof Uint8Array) {
       payload = animation;
       end = parseAnimation(animation).end;
-    } else {
+    } else if (isMessage(animation, ServerResponseAnimationSchema)) {
       payload = toBinary(ServerResponseAnimationSchema, animation);
       end = animation.end;
+    } else {
+      throw new AvatarError(
+        'invalidRequest',
+        'Relay animation must be the ServerResponseAnimation bytes (a Uint8Array) or a ServerResponseAnimation message.',
+      );
     }
     const last = options.last ?? end;
     const counter = this.#counter(conversationId, 'animation');

@@ -31,11 +31,12 @@ export const MESSAGE_TYPE_BY_CASE: Readonly<Record<MessageCase, MessageType>> = 
 
 /** The `Message.data` case a `MessageType` carries; `undefined` for UNSPECIFIED and unknown values. */
 export function caseForMessageType(type: number): MessageCase | undefined {
-  for (const [messageCase, t] of Object.entries(MESSAGE_TYPE_BY_CASE)) {
-    if (t === type) return messageCase as MessageCase;
-  }
-  return undefined;
+  return CASE_BY_TYPE.get(type);
 }
+
+const CASE_BY_TYPE: ReadonlyMap<number, MessageCase> = new Map(
+  Object.entries(MESSAGE_TYPE_BY_CASE).map(([messageCase, type]) => [type, messageCase as MessageCase]),
+);
 
 /** Binary inputs `decodeMessage` understands (Node `Buffer` is a `Uint8Array`). */
 export type BinaryInput = Uint8Array | ArrayBuffer | ArrayBufferView;
