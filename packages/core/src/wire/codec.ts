@@ -62,7 +62,8 @@ export function encodeMessage(message: Message): Uint8Array {
 }
 
 /**
- * Parses one received WebSocket frame into a `Message`.
+ * Parses one received WebSocket frame into a `Message`. `bytes` fields (e.g. audio) are views
+ * into `data`: copy them before reusing that buffer.
  *
  * @throws AvatarError `protocolError` for a text frame, an empty or oversize frame, malformed
  *   protobuf, an UNSPECIFIED/unknown `type`, or a `type` that does not match the payload;
