@@ -1,6 +1,7 @@
-import { equals } from '@bufbuild/protobuf';
+import { create, equals, fromBinary } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ServerErrorSchema } from '../src/gen/driveningress/v2/driveningress_pb.js';
 import {
   AudioFormat,
   AvatarError,
@@ -28,8 +29,10 @@ import {
   RelaySequencer,
   responseAnimationMessage,
   resumeMessage,
+  ServerResponseAnimationSchema,
   SUPPORTED_SAMPLE_RATES,
   serverErrorMessage,
+  serverErrorToAvatarError,
 } from '../src/index.js';
 
 const RUNS = { numRuns: 300 };
@@ -186,6 +189,54 @@ describe('decoders never throw anything but AvatarError', () => {
         expect(onlyAvatarErrors(() => peekConversationId(value))).toBeInstanceOf(AvatarError);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('extractResponseAnimation on random bytes behind an animation frame prefix', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (rest) => {
+        const result = onlyAvatarErrors(() =>
+          extractResponseAnimation(new Uint8Array([0x08, 0x05, ...rest])),
+        );
+        if (!(result instanceof AvatarError))
+          onlyAvatarErrors(() => fromBinary(ServerResponseAnimationSchema, result));
+      }),
+      RUNS,
+    );
+  });
+
+  it('serverErrorToAvatarError on random codes and strings', () => {
+    fc.assert(
+      fc.property(int32, text, text, (code, message, connectionId) => {
+        const error = serverErrorToAvatarError(create(ServerErrorSchema, { code, message, connectionId }));
+        expect(error).toBeInstanceOf(AvatarError);
+        expect(error.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('RelaySequencer on random sequence streams', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom('audio' as const, 'animation' as const),
+            conversationId: fc.constantFrom('a', 'b'),
+            sequence: fc.integer({ min: 0, max: 6 }),
+            last: fc.boolean(),
+          }),
+          { maxLength: 20 },
+        ),
+        (messages) => {
+          const sequencer = new RelaySequencer({ maxGaps: 2 });
+          for (const message of messages) {
+            const result = onlyAvatarErrors(() => sequencer.check(message));
+            if (result instanceof AvatarError) expect(result.code).toBe('protocolError');
+          }
+        },
+      ),
+      RUNS,
     );
   });
 
