@@ -68,6 +68,10 @@ const frames = fc
   .integer({ min: 0, max: 3 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => driveFrame(i))));
 
+const anyResponseAnimation = fc
+  .record({ connectionId: text, reqId, end: fc.boolean(), frames, avatarId: text })
+  .map(responseAnimationMessage);
+
 /** Every message builder, fed arbitrary values. */
 const anyMessage: fc.Arbitrary<Message> = fc.oneof(
   fc
@@ -93,9 +97,7 @@ const anyMessage: fc.Arbitrary<Message> = fc.oneof(
   reqId.map(pauseMessage),
   reqId.map(resumeMessage),
   fc.record({ connectionId: text, reqId: text, code: int32, message: text }).map(serverErrorMessage),
-  fc
-    .record({ connectionId: text, reqId, end: fc.boolean(), frames, avatarId: text })
-    .map(responseAnimationMessage),
+  anyResponseAnimation,
   fc
     .record({
       connectionId: text,
@@ -126,9 +128,17 @@ const anyRelayMessage: fc.Arbitrary<RelayMessage> = fc.oneof(
     conversationId: fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
     sequence: fc.integer({ min: 0, max: 0xffffffff }),
     last: fc.boolean(),
-    payload: anyMessage
-      .filter((m) => m.data.case === 'serverResponseAnimation')
-      .map((m) => extractResponseAnimation(encodeMessage(m))),
+    // The relay treats the payload as opaque bytes that must parse: keyframe content is covered above.
+    payload: fc
+      .record({
+        reqId,
+        end: fc.boolean(),
+        frames: fc.option(
+          driveFrame(0).map((f) => [f]),
+          { nil: [] },
+        ),
+      })
+      .map((m) => extractResponseAnimation(encodeMessage(responseAnimationMessage(m)))),
   }),
 );
 
