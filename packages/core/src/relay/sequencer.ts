@@ -71,7 +71,7 @@ export class RelaySequencer {
       throw sequenceError(message, 'duplicate', state.next, 'was already received');
     }
     if (state.ended) {
-      throw sequenceError(message, 'after-last', state.next, 'came after the stream’s last message');
+      throw sequenceError(message, 'after-last', state.next, "came after the stream's last message");
     }
     const expected = state.next;
     state.gaps.push([expected, seq]);
