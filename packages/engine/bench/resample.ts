@@ -14,7 +14,7 @@ export class StreamResampler {
   private readonly step: number; // input samples per output sample
   private readonly half: number; // taps each side, at the input rate
   private readonly table: Float32Array; // (PHASES + 1) rows of 2·half taps
-  private readonly history: Float32Array;
+  private readonly history: Float32Array; // the last `width` inputs, stored twice so any window is contiguous
   private readonly width: number;
   private filled = 0; // input samples received
   private next: number; // input position (absolute, in samples) of the next output sample
@@ -39,7 +39,7 @@ export class StreamResampler {
         this.table[p * this.width + j] = sinc * w;
       }
     }
-    this.history = new Float32Array(this.width);
+    this.history = new Float32Array(2 * this.width);
     // output sample 0 is input time 0 (samples before the stream count as silence)
     this.next = 0;
   }
@@ -48,7 +48,9 @@ export class StreamResampler {
   process(input: Float32Array): Float32Array {
     const out: number[] = [];
     for (let i = 0; i < input.length; i++) {
-      this.history[this.filled % this.width] = input[i]!;
+      const at = this.filled % this.width;
+      this.history[at] = input[i]!;
+      this.history[at + this.width] = input[i]!;
       this.filled++;
       // output at position t needs inputs up to floor(t) + half
       while (Math.floor(this.next) + this.half < this.filled) {
@@ -64,14 +66,16 @@ export class StreamResampler {
     const pos = (t - base) * PHASES;
     const p = Math.floor(pos);
     const a = pos - p;
-    const row0 = p * this.width;
-    const row1 = row0 + this.width;
+    const w = this.width;
+    const table = this.table;
+    const history = this.history;
+    const row0 = p * w;
+    const row1 = row0 + w;
+    // inputs base − half + 1 … base + half; before the stream they are the buffer's initial zeros
+    const start = (((base - this.half + 1) % w) + w) % w;
     let acc = 0;
-    for (let j = 0; j < this.width; j++) {
-      const n = base - this.half + 1 + j;
-      if (n < 0) continue;
-      const h = this.table[row0 + j]! * (1 - a) + this.table[row1 + j]! * a;
-      acc += h * this.history[n % this.width]!;
+    for (let j = 0; j < w; j++) {
+      acc += (table[row0 + j]! + (table[row1 + j]! - table[row0 + j]!) * a) * history[start + j]!;
     }
     return acc;
   }
