@@ -153,8 +153,21 @@ export function createDriveFrame(index = 0): DriveFrame {
   };
 }
 
-/** Packs a drive frame into its wire keyframe. */
+/**
+ * Packs a drive frame into its wire keyframe.
+ *
+ * @throws AvatarError `protocolError` when a field does not have its {@link FRAME_LAYOUT} length.
+ */
 export function driveFrameToFlame(frame: DriveFrame): Flame {
+  for (const [field, length] of Object.entries(FRAME_LAYOUT) as [keyof typeof FRAME_LAYOUT, number][]) {
+    const values = frame[field];
+    if (!(values instanceof Float32Array) || values.length !== length) {
+      throw new AvatarError(
+        'protocolError',
+        `DriveFrame.${field} must be a Float32Array of ${length} values for rig ${RIG_ID}, got ${values instanceof Float32Array ? values.length : typeof values}. Start from createDriveFrame().`,
+      );
+    }
+  }
   return create(FlameSchema, {
     translation: Array.from(frame.translation),
     rotation: Array.from(frame.rotation),
@@ -195,22 +208,42 @@ function copyField(name: string, source: readonly number[], target: Float32Array
   target.set(source);
 }
 
+function checkTiming(value: number, name: string, positive: boolean): void {
+  if (!Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
+    throw new AvatarError(
+      'invalidRequest',
+      `${name} must be a ${positive ? 'positive' : 'non-negative'} whole number, got ${String(value)}.`,
+    );
+  }
+}
+
 /** Samples per frame at a sample rate (all supported rates divide evenly by 25). */
 export function samplesPerFrame(sampleRate: number): number {
+  checkTiming(sampleRate, 'sampleRate', true);
   return sampleRate / FPS;
 }
 
-/** The sample range `[start, end)` that frame `index` covers at `sampleRate`. */
+/**
+ * The sample range `[start, end)` that frame `index` covers at `sampleRate`: the whole samples
+ * `s` with `index·sr/25 ≤ s < (index+1)·sr/25`. Consecutive frames tile the stream exactly, and
+ * {@link frameAtSample} maps every sample of the range back to `index`.
+ */
 export function frameSampleRange(index: number, sampleRate: number): [start: number, end: number] {
-  return [Math.round((index * sampleRate) / FPS), Math.round(((index + 1) * sampleRate) / FPS)];
+  checkTiming(index, 'frame index', false);
+  checkTiming(sampleRate, 'sampleRate', true);
+  return [Math.ceil((index * sampleRate) / FPS), Math.ceil(((index + 1) * sampleRate) / FPS)];
 }
 
 /** The frame that contains sample `sample` at `sampleRate`. */
 export function frameAtSample(sample: number, sampleRate: number): number {
+  checkTiming(sample, 'sample', false);
+  checkTiming(sampleRate, 'sampleRate', true);
   return Math.floor((sample * FPS) / sampleRate);
 }
 
 /** Number of frames needed to cover `sampleCount` samples (the last one may be partial). */
 export function frameCountForSamples(sampleCount: number, sampleRate: number): number {
+  checkTiming(sampleCount, 'sampleCount', false);
+  checkTiming(sampleRate, 'sampleRate', true);
   return Math.ceil((sampleCount * FPS) / sampleRate);
 }
