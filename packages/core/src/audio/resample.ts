@@ -166,7 +166,10 @@ export class Resampler {
     this.#k = kernelFor(fromRate, toRate, options);
   }
 
-  /** Output samples the centred kernel still holds back (for latency accounting). */
+  /**
+   * Input samples of look-ahead the centred kernel needs before it can emit an output: the
+   * streaming latency is `latencySamples / fromRate` seconds.
+   */
   get latencySamples(): number {
     return this.#k.half;
   }
