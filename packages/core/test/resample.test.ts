@@ -201,3 +201,19 @@ describe('Resampler: streaming equals one-shot', () => {
     expect(first.length + rs.flush().length).toBe(expected);
   });
 });
+
+describe('Resampler: s16 streaming', () => {
+  it('pushInt16/flushInt16 equal resample() on Int16Array', () => {
+    const input = new Int16Array(3000);
+    for (let i = 0; i < input.length; i++)
+      input[i] = Math.round(20000 * Math.sin(i / 7) + 9000 * Math.sin(i / 2.1));
+    const rs = new Resampler(44100, 16000);
+    const parts = [
+      rs.pushInt16(input.subarray(0, 1234)),
+      rs.pushInt16(input.subarray(1234)),
+      rs.flushInt16(),
+    ];
+    const streamed = Int16Array.from(parts.flatMap((p) => Array.from(p)));
+    expect(streamed).toEqual(resample(input, 44100, 16000));
+  });
+});

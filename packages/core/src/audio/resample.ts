@@ -196,6 +196,16 @@ export class Resampler {
     return this.#produce(true);
   }
 
+  /** {@link push} for s16 in and out: output rounded and clipped to s16. */
+  pushInt16(samples: Int16Array): Int16Array {
+    return toInt16(this.push(samples));
+  }
+
+  /** {@link flush} with s16 output. */
+  flushInt16(): Int16Array {
+    return toInt16(this.flush());
+  }
+
   #append(samples: Float32Array | Int16Array): void {
     const n = samples.length;
     if (this.#bufLen + n > this.#buf.length) {
@@ -231,10 +241,15 @@ export class Resampler {
       const first = centre - half + 1;
       const base = q * taps;
       let acc = 0;
-      for (let t = 0; t < taps; t++) {
-        const idx = first + t;
-        if (idx < 0 || idx >= available) continue; // silence before the start and after the end
-        acc += buf[idx - start]! * coeffs[base + t]!;
+      if (first >= 0 && first + taps <= available) {
+        const offset = first - start;
+        for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
+      } else {
+        for (let t = 0; t < taps; t++) {
+          const idx = first + t;
+          if (idx < 0 || idx >= available) continue; // silence before the start and after the end
+          acc += buf[idx - start]! * coeffs[base + t]!;
+        }
       }
       out.push(acc);
       this.#outputCount++;
@@ -287,8 +302,11 @@ export function resample<T extends Float32Array | Int16Array>(
   const all = new Float32Array(head.length + tail.length);
   all.set(head);
   all.set(tail, head.length);
-  if (!isInt) return all as T;
-  const out = new Int16Array(all.length);
-  for (let i = 0; i < all.length; i++) out[i] = floatToS16(all[i]!);
-  return out as T;
+  return (isInt ? toInt16(all) : all) as T;
+}
+
+function toInt16(samples: Float32Array): Int16Array {
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = floatToS16(samples[i]!);
+  return out;
 }
