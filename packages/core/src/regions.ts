@@ -73,6 +73,15 @@ export function resolveEndpoints(options: EndpointOptions = {}): ResolvedEndpoin
   if (typeof options !== 'object' || options === null) {
     throw new AvatarError('invalidRequest', 'Endpoint options must be an object like { region: "us-west" }.');
   }
+  if (options.regions !== undefined && (typeof options.regions !== 'object' || options.regions === null)) {
+    throw new AvatarError('invalidRequest', '`regions` must map region names to { consoleUrl, ingressUrl }.');
+  }
+  if (
+    options.endpoints !== undefined &&
+    (typeof options.endpoints !== 'object' || options.endpoints === null)
+  ) {
+    throw new AvatarError('invalidRequest', '`endpoints` must be an object like { consoleUrl, ingressUrl }.');
+  }
   const map: Record<string, RegionEndpoints> = { ...DEFAULT_REGIONS, ...(options.regions ?? {}) };
   const lookup = (name: unknown, field: string): ResolvedEndpoint => {
     if (typeof name !== 'string' || !Object.hasOwn(map, name)) {
@@ -82,7 +91,10 @@ export function resolveEndpoints(options: EndpointOptions = {}): ResolvedEndpoin
         { details: { [field]: name } },
       );
     }
-    const entry = map[name]!;
+    const entry = map[name] as Partial<RegionEndpoints> | null;
+    if (typeof entry !== 'object' || entry === null) {
+      throw new AvatarError('invalidRequest', `regions["${name}"] must be { consoleUrl, ingressUrl }.`);
+    }
     return {
       region: name,
       consoleUrl: checkUrl(entry.consoleUrl, ['http:', 'https:'], `regions["${name}"].consoleUrl`),

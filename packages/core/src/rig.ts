@@ -159,6 +159,12 @@ export function createDriveFrame(index = 0): DriveFrame {
  * @throws AvatarError `protocolError` when a field does not have its {@link FRAME_LAYOUT} length.
  */
 export function driveFrameToFlame(frame: DriveFrame): Flame {
+  if (typeof frame !== 'object' || frame === null) {
+    throw new AvatarError(
+      'protocolError',
+      'driveFrameToFlame() takes a DriveFrame; start from createDriveFrame().',
+    );
+  }
   for (const [field, length] of Object.entries(FRAME_LAYOUT) as [keyof typeof FRAME_LAYOUT, number][]) {
     const values = frame[field];
     if (!(values instanceof Float32Array) || values.length !== length) {
@@ -185,6 +191,9 @@ export function driveFrameToFlame(frame: DriveFrame): Flame {
  * a field of the wrong non-zero length is a protocolError.
  */
 export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
+  if (typeof flame !== 'object' || flame === null) {
+    throw new AvatarError('protocolError', 'flameToDriveFrame() takes a decoded Flame keyframe.');
+  }
   const frame = createDriveFrame(index);
   copyField('translation', flame.translation, frame.translation);
   copyField('rotation', flame.rotation, frame.rotation);
@@ -198,6 +207,12 @@ export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
 }
 
 function copyField(name: string, source: readonly number[], target: Float32Array): void {
+  if (!Array.isArray(source) || !source.every((v) => typeof v === 'number')) {
+    throw new AvatarError(
+      'protocolError',
+      `Keyframe field ${name} is not a list of numbers. Decode keyframes with the wire schema.`,
+    );
+  }
   if (source.length === 0) return;
   if (source.length !== target.length) {
     throw new AvatarError(

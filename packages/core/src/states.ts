@@ -106,8 +106,8 @@ export class StateMachine<S extends string, T extends string> {
 
   /** The state `trigger` leads to from the current state, or `undefined` when it is not allowed. */
   next(trigger: T): S | undefined {
-    const row = this.#table[this.#state] as Partial<Record<string, S>>;
-    return Object.hasOwn(row, trigger) ? row[trigger] : undefined;
+    const row = this.#table[this.#state] as Partial<Record<PropertyKey, S>>;
+    return Object.hasOwn(row, trigger as PropertyKey) ? row[trigger as PropertyKey] : undefined;
   }
 
   /** True when `trigger` is allowed in the current state. */
@@ -131,7 +131,7 @@ export class StateMachine<S extends string, T extends string> {
     if (to === undefined) {
       throw new AvatarError(
         'invalidState',
-        `Cannot "${trigger}" the ${this.#name} in state "${from}": no transition (from "${from}", trigger "${trigger}"). Allowed here: ${this.#allowedText()}.`,
+        `Cannot "${String(trigger)}" the ${this.#name} in state "${from}": no transition (from "${from}", trigger "${String(trigger)}"). Allowed here: ${this.#allowedText()}.`,
         { details: { from, trigger } },
       );
     }
@@ -150,7 +150,7 @@ export class StateMachine<S extends string, T extends string> {
     if (expected !== to) {
       throw new AvatarError(
         'invalidState',
-        `Illegal ${this.#name} transition from "${from}" to "${to}" on "${trigger}"${expected === undefined ? ': no transition for this trigger' : `: "${trigger}" leads to "${expected}"`}. Allowed here: ${this.#allowedText()}.`,
+        `Illegal ${this.#name} transition from "${from}" to "${String(to)}" on "${String(trigger)}"${expected === undefined ? ': no transition for this trigger' : `: "${String(trigger)}" leads to "${expected}"`}. Allowed here: ${this.#allowedText()}.`,
         { details: { from, to, trigger } },
       );
     }

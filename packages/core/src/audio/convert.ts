@@ -10,6 +10,16 @@ import { AvatarError } from '../errors.js';
  * Scaling is ×32768 so that {@link int16ToFloat32} ∘ this is the identity on s16.
  */
 export function float32ToInt16(samples: Float32Array | Float64Array | readonly number[]): Int16Array {
+  const isArray = Array.isArray(samples);
+  if (!isArray && !(samples instanceof Float32Array) && !(samples instanceof Float64Array)) {
+    throw new AvatarError(
+      'invalidAudio',
+      'float32ToInt16() takes a Float32Array, a Float64Array or an array of numbers (nominal range -1..1).',
+    );
+  }
+  if (isArray && !samples.every((v) => typeof v === 'number')) {
+    throw new AvatarError('invalidAudio', 'float32ToInt16() was given an array with non-number entries.');
+  }
   const out = new Int16Array(samples.length);
   for (let i = 0; i < samples.length; i++) out[i] = floatToS16(samples[i]!);
   return out;
@@ -25,6 +35,7 @@ export function floatToS16(value: number): number {
 
 /** s16 samples → floats in -1..1 (value / 32768). */
 export function int16ToFloat32(samples: Int16Array): Float32Array {
+  requireType(samples, Int16Array, 'int16ToFloat32', 'an Int16Array');
   const out = new Float32Array(samples.length);
   for (let i = 0; i < samples.length; i++) out[i] = samples[i]! / 32768;
   return out;
@@ -37,6 +48,7 @@ export function int16ToFloat32(samples: Int16Array): Float32Array {
  *   count is not a whole number of frames.
  */
 export function downmixInt16(interleaved: Int16Array, channelCount: number): Int16Array {
+  requireType(interleaved, Int16Array, 'downmixInt16', 'an Int16Array of interleaved samples');
   const frames = frameCount(interleaved.length, channelCount);
   if (channelCount === 1) return interleaved.slice();
   const out = new Int16Array(frames);
@@ -54,6 +66,7 @@ export function downmixInt16(interleaved: Int16Array, channelCount: number): Int
  * @throws AvatarError `invalidAudio` as {@link downmixInt16}.
  */
 export function downmixFloat32(interleaved: Float32Array, channelCount: number): Float32Array {
+  requireType(interleaved, Float32Array, 'downmixFloat32', 'a Float32Array of interleaved samples');
   const frames = frameCount(interleaved.length, channelCount);
   if (channelCount === 1) return interleaved.slice();
   const out = new Float32Array(frames);
@@ -67,6 +80,9 @@ export function downmixFloat32(interleaved: Float32Array, channelCount: number):
 
 /** Planar float channels (e.g. WebAudio `AudioBuffer.getChannelData`) → mono by averaging. */
 export function mixPlanarToMono(channels: readonly Float32Array[]): Float32Array {
+  if (!Array.isArray(channels) || !channels.every((ch) => ch instanceof Float32Array)) {
+    throw new AvatarError('invalidAudio', 'mixPlanarToMono() takes an array of Float32Array channels.');
+  }
   if (channels.length === 0) {
     throw new AvatarError('invalidAudio', 'There are no channels to mix. Pass at least one Float32Array.');
   }
@@ -87,11 +103,21 @@ export function mixPlanarToMono(channels: readonly Float32Array[]): Float32Array
   return out;
 }
 
+/** Throws invalidAudio unless `value` is an instance of `type`. */
+export function requireType<T>(
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+  fn: string,
+  what: string,
+): asserts value is T {
+  if (!(value instanceof type)) throw new AvatarError('invalidAudio', `${fn}() takes ${what}.`);
+}
+
 function frameCount(sampleCount: number, channelCount: number): number {
   if (!Number.isInteger(channelCount) || channelCount < 1) {
     throw new AvatarError(
       'invalidAudio',
-      `channelCount must be a positive integer, got ${String(channelCount)}. Pass the number of interleaved channels.`,
+      `channelCount must be a positive integer, got ${typeof channelCount === 'number' ? channelCount : typeof channelCount}. Pass the number of interleaved channels.`,
     );
   }
   if (sampleCount % channelCount !== 0) {

@@ -68,13 +68,19 @@ function designKernel(from: number, to: number, options: ResamplerOptions): Kern
   const g = gcd(from, to);
   const up = to / g;
   const down = from / g;
-  const attenuation = options.attenuationDb ?? 80;
-  const passband = options.passband ?? 0.9;
-  if (!(attenuation >= 20 && attenuation <= 160)) {
-    throw new AvatarError('invalidRequest', `attenuationDb must be within 20..160, got ${attenuation}.`);
+  const attenuation: unknown = options.attenuationDb ?? 80;
+  const passband: unknown = options.passband ?? 0.9;
+  if (typeof attenuation !== 'number' || !(attenuation >= 20 && attenuation <= 160)) {
+    throw new AvatarError(
+      'invalidRequest',
+      `attenuationDb must be a number within 20..160, got ${String(attenuation)}.`,
+    );
   }
-  if (!(passband >= 0.5 && passband <= 0.99)) {
-    throw new AvatarError('invalidRequest', `passband must be within 0.5..0.99, got ${passband}.`);
+  if (typeof passband !== 'number' || !(passband >= 0.5 && passband <= 0.99)) {
+    throw new AvatarError(
+      'invalidRequest',
+      `passband must be a number within 0.5..0.99, got ${String(passband)}.`,
+    );
   }
   // Everything in units of the input sample period. ratio < 1 when downsampling.
   const ratio = Math.min(1, up / down);
@@ -115,7 +121,13 @@ function designKernel(from: number, to: number, options: ResamplerOptions): Kern
 const kernelCache = new Map<string, Kernel>();
 
 function kernelFor(from: number, to: number, options: ResamplerOptions): Kernel {
-  const key = `${from}/${to}/${options.attenuationDb ?? 80}/${options.passband ?? 0.9}`;
+  if (typeof options !== 'object' || options === null) {
+    throw new AvatarError(
+      'invalidRequest',
+      'Resampler options must be an object like { attenuationDb: 80 }.',
+    );
+  }
+  const key = `${from}/${to}/${String(options.attenuationDb ?? 80)}/${String(options.passband ?? 0.9)}`;
   let kernel = kernelCache.get(key);
   if (!kernel) {
     kernel = designKernel(from, to, options);

@@ -66,7 +66,7 @@ export function assertSupportedSampleRate(rate: unknown): asserts rate is Suppor
  * bandwidth is lost), or 48000 for anything higher. 16000 for a rate that is not a positive number.
  */
 export function nearestSupportedSampleRate(rate: number): SupportedSampleRate {
-  if (!(rate > 0) || !Number.isFinite(rate)) return 16000;
+  if (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate)) return 16000;
   for (const r of SUPPORTED_SAMPLE_RATES) if (r >= rate) return r;
   return 48000;
 }
@@ -107,6 +107,12 @@ const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * and the host is little-endian, otherwise a decoded copy. A trailing odd byte is ignored.
  */
 export function int16FromBytes(bytes: Uint8Array | ArrayBuffer): Int16Array {
+  if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) {
+    throw new AvatarError(
+      'invalidAudio',
+      'int16FromBytes() takes a Uint8Array or an ArrayBuffer of s16le bytes.',
+    );
+  }
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const count = u8.byteLength >> 1;
   if (HOST_LITTLE_ENDIAN && u8.byteOffset % 2 === 0) return new Int16Array(u8.buffer, u8.byteOffset, count);
@@ -120,6 +126,9 @@ export function int16FromBytes(bytes: Uint8Array | ArrayBuffer): Int16Array {
 
 /** The little-endian bytes of s16 samples (a view on little-endian hosts, as the wire wants). */
 export function int16ToBytes(samples: Int16Array): Uint8Array {
+  if (!(samples instanceof Int16Array)) {
+    throw new AvatarError('invalidAudio', 'int16ToBytes() takes an Int16Array of samples.');
+  }
   if (HOST_LITTLE_ENDIAN) return new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
   const out = new Uint8Array(samples.length * 2);
   for (let i = 0; i < samples.length; i++) {

@@ -227,6 +227,7 @@ function readSample(view: DataView, p: number, bits: number, format: WavSampleFo
 
 /** The channels of a decoded WAV averaged to one (a copy for mono files). */
 export function wavToMono(wav: WavAudio): Float32Array {
+  checkWavAudio(wav);
   const { channels, frameCount } = wav;
   if (channels.length === 1) return channels[0]!.slice();
   const out = new Float32Array(frameCount);
@@ -245,6 +246,7 @@ export function wavToMonoInt16(wav: WavAudio): Int16Array {
 
 /** The channels of a decoded WAV interleaved into one Float32Array (frame by frame). */
 export function wavToInterleaved(wav: WavAudio): Float32Array {
+  checkWavAudio(wav);
   const { channels, frameCount, channelCount } = wav;
   const out = new Float32Array(frameCount * channelCount);
   for (let c = 0; c < channelCount; c++) {
@@ -252,6 +254,20 @@ export function wavToInterleaved(wav: WavAudio): Float32Array {
     for (let f = 0; f < frameCount; f++) out[f * channelCount + c] = ch[f]!;
   }
   return out;
+}
+
+function checkWavAudio(wav: unknown): asserts wav is WavAudio {
+  const w = wav as Partial<WavAudio> | null;
+  if (
+    typeof w !== 'object' ||
+    w === null ||
+    !Array.isArray(w.channels) ||
+    w.channels.length === 0 ||
+    w.channels.length !== w.channelCount ||
+    !w.channels.every((ch) => ch instanceof Float32Array && ch.length === w.frameCount)
+  ) {
+    fail('Expected a WavAudio as returned by parseWav().');
+  }
 }
 
 /**
