@@ -183,7 +183,7 @@ export class Resampler {
    * streaming latency is `latencySamples / fromRate` seconds.
    */
   get latencySamples(): number {
-    return this.#k.half;
+    return this.#k.phases === this.#k.up ? this.#k.half : this.#k.half + 1;
   }
 
   /** Feeds input samples (floats, or s16 which is scaled to -1..1) and returns the output ready so far. */
@@ -242,14 +242,14 @@ export class Resampler {
     const start = this.#bufStart;
     const available = this.#inputCount;
     while (this.#outputCount < total) {
-      const last = this.#pos + half; // newest input the kernel touches
-      if (!final && last >= available) break;
+      // With quantised phases, a phase that rounds up to a whole sample moves the centre on by one.
       let q = phases === up ? this.#phase : Math.round((this.#phase * phases) / up);
       let centre = this.#pos;
       if (q === phases) {
         q = 0;
         centre++;
       }
+      if (!final && centre + half >= available) break; // newest input the kernel touches is not here yet
       const first = centre - half + 1;
       const base = q * taps;
       let acc = 0;
