@@ -2,6 +2,7 @@
  * Regions and endpoint resolution: which console and ingress URLs an SDK talks to, primary
  * first, then the backup it retries a retryable connection failure against.
  */
+import { describeValue } from './describe.js';
 import { AvatarError } from './errors.js';
 
 /** The regions Avatar Drive runs in. */
@@ -87,7 +88,7 @@ export function resolveEndpoints(options: EndpointOptions = {}): ResolvedEndpoin
     if (typeof name !== 'string' || !Object.hasOwn(map, name)) {
       throw new AvatarError(
         'invalidRequest',
-        `Unknown ${field} ${JSON.stringify(name)}. Use one of ${Object.keys(map).join(', ')}, add it to \`regions\`, or pass explicit \`endpoints\`.`,
+        `Unknown ${field} ${describeValue(name)}. Use one of ${Object.keys(map).join(', ')}, add it to \`regions\`, or pass explicit \`endpoints\`.`,
         { details: { [field]: name } },
       );
     }
@@ -165,7 +166,7 @@ function checkUrl(value: unknown, protocols: string[], field: string): string {
   if (!url || !protocols.includes(url.protocol)) {
     throw new AvatarError(
       'invalidRequest',
-      `${field} must be an absolute ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL, got ${JSON.stringify(value)}.`,
+      `${field} must be an absolute ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL, got ${describeValue(value)}.`,
       { details: { field } },
     );
   }

@@ -1,7 +1,9 @@
 /**
  * The `arkit-52` rig: what one 25 fps drive frame means, and its packed wire form (`Flame`).
  */
+
 import { create } from '@bufbuild/protobuf';
+import { describeValue, everyIndex } from './describe.js';
 import { AvatarError } from './errors.js';
 import { type Flame, FlameSchema } from './gen/driveningress/v2/driveningress_pb.js';
 
@@ -207,7 +209,7 @@ export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
 }
 
 function copyField(name: string, source: readonly number[], target: Float32Array): void {
-  if (!Array.isArray(source) || !source.every((v) => typeof v === 'number')) {
+  if (!Array.isArray(source) || !everyIndex(source, (v) => typeof v === 'number')) {
     throw new AvatarError(
       'protocolError',
       `Keyframe field ${name} is not a list of numbers. Decode keyframes with the wire schema.`,
@@ -227,7 +229,7 @@ function checkTiming(value: number, name: string, positive: boolean): void {
   if (!Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
     throw new AvatarError(
       'invalidRequest',
-      `${name} must be a ${positive ? 'positive' : 'non-negative'} whole number, got ${String(value)}.`,
+      `${name} must be a ${positive ? 'positive' : 'non-negative'} whole number, got ${describeValue(value)}.`,
     );
   }
 }

@@ -3,6 +3,7 @@
  * states as explicit transition tables keyed by trigger, and a small typed machine that SDKs
  * drive. An illegal transition throws instead of silently corrupting state.
  */
+import { describeValue } from './describe.js';
 import { AvatarError } from './errors.js';
 
 /** Connection to the ingress (SDK mode). */
@@ -91,7 +92,7 @@ export class StateMachine<S extends string, T extends string> {
     if (!Object.hasOwn(table, initial)) {
       throw new AvatarError(
         'invalidState',
-        `${name}: initial state "${initial}" is not in the transition table.`,
+        `${name}: initial state ${describeValue(initial)} is not in the transition table.`,
       );
     }
     this.#table = table;
@@ -106,8 +107,9 @@ export class StateMachine<S extends string, T extends string> {
 
   /** The state `trigger` leads to from the current state, or `undefined` when it is not allowed. */
   next(trigger: T): S | undefined {
-    const row = this.#table[this.#state] as Partial<Record<PropertyKey, S>>;
-    return Object.hasOwn(row, trigger as PropertyKey) ? row[trigger as PropertyKey] : undefined;
+    if (typeof trigger !== 'string') return undefined; // never coerce arbitrary values to keys
+    const row = this.#table[this.#state] as Partial<Record<string, S>>;
+    return Object.hasOwn(row, trigger) ? row[trigger] : undefined;
   }
 
   /** True when `trigger` is allowed in the current state. */
@@ -131,7 +133,7 @@ export class StateMachine<S extends string, T extends string> {
     if (to === undefined) {
       throw new AvatarError(
         'invalidState',
-        `Cannot "${String(trigger)}" the ${this.#name} in state "${from}": no transition (from "${from}", trigger "${String(trigger)}"). Allowed here: ${this.#allowedText()}.`,
+        `Cannot ${describeValue(trigger)} the ${this.#name} in state "${from}": no transition (from "${from}", trigger ${describeValue(trigger)}). Allowed here: ${this.#allowedText()}.`,
         { details: { from, trigger } },
       );
     }
@@ -150,7 +152,7 @@ export class StateMachine<S extends string, T extends string> {
     if (expected !== to) {
       throw new AvatarError(
         'invalidState',
-        `Illegal ${this.#name} transition from "${from}" to "${String(to)}" on "${String(trigger)}"${expected === undefined ? ': no transition for this trigger' : `: "${String(trigger)}" leads to "${expected}"`}. Allowed here: ${this.#allowedText()}.`,
+        `Illegal ${this.#name} transition from "${from}" to ${describeValue(to)} on ${describeValue(trigger)}${expected === undefined ? ': no transition for this trigger' : `: ${describeValue(trigger)} leads to "${expected}"`}. Allowed here: ${this.#allowedText()}.`,
         { details: { from, to, trigger } },
       );
     }

@@ -4,8 +4,29 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as core from '../src/index.js';
 
+const hostile = {
+  toString() {
+    throw new Error('hostile toString');
+  },
+  valueOf() {
+    throw new Error('hostile valueOf');
+  },
+};
+
 const value = fc.oneof(
-  { weight: 3, arbitrary: fc.anything() },
+  {
+    weight: 3,
+    arbitrary: fc.anything({
+      withBigInt: true,
+      withBoxedValues: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withTypedArray: true,
+      withSparseArray: true,
+    }),
+  },
+  fc.constantFrom(Symbol('s'), hostile, Object.create(null), 10n),
   fc.int16Array({ maxLength: 16 }),
   fc.float32Array({ maxLength: 16 }),
   fc.uint8Array({ maxLength: 16 }),

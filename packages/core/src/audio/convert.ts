@@ -2,6 +2,7 @@
  * Sample-format and channel converters users need before sending audio: interleaved
  * multi-channel → mono, Float32 ⇄ s16.
  */
+import { everyIndex } from '../describe.js';
 import { AvatarError } from '../errors.js';
 
 /**
@@ -17,7 +18,7 @@ export function float32ToInt16(samples: Float32Array | Float64Array | readonly n
       'float32ToInt16() takes a Float32Array, a Float64Array or an array of numbers (nominal range -1..1).',
     );
   }
-  if (isArray && !samples.every((v) => typeof v === 'number')) {
+  if (isArray && !everyIndex(samples, (v) => typeof v === 'number')) {
     throw new AvatarError('invalidAudio', 'float32ToInt16() was given an array with non-number entries.');
   }
   const out = new Int16Array(samples.length);
@@ -80,7 +81,7 @@ export function downmixFloat32(interleaved: Float32Array, channelCount: number):
 
 /** Planar float channels (e.g. WebAudio `AudioBuffer.getChannelData`) → mono by averaging. */
 export function mixPlanarToMono(channels: readonly Float32Array[]): Float32Array {
-  if (!Array.isArray(channels) || !channels.every((ch) => ch instanceof Float32Array)) {
+  if (!Array.isArray(channels) || !everyIndex(channels, (ch) => ch instanceof Float32Array)) {
     throw new AvatarError('invalidAudio', 'mixPlanarToMono() takes an array of Float32Array channels.');
   }
   if (channels.length === 0) {

@@ -8,6 +8,7 @@
  * instead of aliasing. The kernel is centred (no delay): output is time-aligned with input, and
  * the streaming {@link Resampler} holds back only the few samples it still needs.
  */
+import { describeValue } from '../describe.js';
 import { AvatarError } from '../errors.js';
 import { floatToS16 } from './convert.js';
 
@@ -33,7 +34,7 @@ function checkRate(rate: unknown, name: string): asserts rate is number {
   if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > MAX_RATE) {
     throw new AvatarError(
       'invalidAudio',
-      `${name} must be a whole number of Hz between 1 and ${MAX_RATE}, got ${String(rate)}. Pass the rate your audio was recorded at and the rate you need (e.g. 16000).`,
+      `${name} must be a whole number of Hz between 1 and ${MAX_RATE}, got ${describeValue(rate)}. Pass the rate your audio was recorded at and the rate you need (e.g. 16000).`,
     );
   }
 }
@@ -64,24 +65,36 @@ interface Kernel {
   coeffs: Float64Array;
 }
 
-function designKernel(from: number, to: number, options: ResamplerOptions): Kernel {
-  const g = gcd(from, to);
-  const up = to / g;
-  const down = from / g;
-  const attenuation: unknown = options.attenuationDb ?? 80;
-  const passband: unknown = options.passband ?? 0.9;
+function checkOptions(options: unknown): { attenuation: number; passband: number } {
+  if (typeof options !== 'object' || options === null) {
+    throw new AvatarError(
+      'invalidRequest',
+      'Resampler options must be an object like { attenuationDb: 80 }.',
+    );
+  }
+  const { attenuationDb: attenuation = 80, passband = 0.9 } = options as {
+    attenuationDb?: unknown;
+    passband?: unknown;
+  };
   if (typeof attenuation !== 'number' || !(attenuation >= 20 && attenuation <= 160)) {
     throw new AvatarError(
       'invalidRequest',
-      `attenuationDb must be a number within 20..160, got ${String(attenuation)}.`,
+      `attenuationDb must be a number within 20..160, got ${describeValue(attenuation)}.`,
     );
   }
   if (typeof passband !== 'number' || !(passband >= 0.5 && passband <= 0.99)) {
     throw new AvatarError(
       'invalidRequest',
-      `passband must be a number within 0.5..0.99, got ${String(passband)}.`,
+      `passband must be a number within 0.5..0.99, got ${describeValue(passband)}.`,
     );
   }
+  return { attenuation, passband };
+}
+
+function designKernel(from: number, to: number, attenuation: number, passband: number): Kernel {
+  const g = gcd(from, to);
+  const up = to / g;
+  const down = from / g;
   // Everything in units of the input sample period. ratio < 1 when downsampling.
   const ratio = Math.min(1, up / down);
   const cutoff = ((1 + passband) / 2) * ratio; // of the input Nyquist; 0.95 by default
@@ -121,16 +134,11 @@ function designKernel(from: number, to: number, options: ResamplerOptions): Kern
 const kernelCache = new Map<string, Kernel>();
 
 function kernelFor(from: number, to: number, options: ResamplerOptions): Kernel {
-  if (typeof options !== 'object' || options === null) {
-    throw new AvatarError(
-      'invalidRequest',
-      'Resampler options must be an object like { attenuationDb: 80 }.',
-    );
-  }
-  const key = `${from}/${to}/${String(options.attenuationDb ?? 80)}/${String(options.passband ?? 0.9)}`;
+  const { attenuation, passband } = checkOptions(options);
+  const key = `${from}/${to}/${attenuation}/${passband}`;
   let kernel = kernelCache.get(key);
   if (!kernel) {
-    kernel = designKernel(from, to, options);
+    kernel = designKernel(from, to, attenuation, passband);
     if (kernelCache.size >= 32) kernelCache.delete(kernelCache.keys().next().value as string);
     kernelCache.set(key, kernel);
   }

@@ -2,7 +2,9 @@
  * The audio contract checks: what the service accepts (mono s16le at one of 7 rates), and the
  * byte ⇄ sample views every SDK uses before sending.
  */
+
 import { isSupportedSampleRate, SUPPORTED_SAMPLE_RATES, type SupportedSampleRate } from '../audio-format.js';
+import { describeValue } from '../describe.js';
 import { AvatarError } from '../errors.js';
 
 /** A chunk of mono s16le PCM as users hold it: samples, or their little-endian bytes. */
@@ -149,8 +151,6 @@ function describe(value: unknown): string {
 }
 
 function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value === 'string' ? `a string` : typeof value;
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name ? `a ${name}` : 'an object';
+  if (typeof value === 'string') return 'a string';
+  return describeValue(value).replace(/ of \d+( bytes)?$/, '');
 }

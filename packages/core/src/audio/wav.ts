@@ -2,6 +2,7 @@
  * RIFF/WAVE reading and writing: PCM 8 (unsigned) / 16 / 24 / 32-bit integer, 32 / 64-bit float,
  * any channel count, WAVE_FORMAT_EXTENSIBLE. Unknown chunks are skipped (with their pad byte).
  */
+import { describeValue, everyIndex } from '../describe.js';
 import { AvatarError } from '../errors.js';
 import { float32ToInt16 } from './convert.js';
 import { int16ToBytes } from './validate.js';
@@ -264,7 +265,7 @@ function checkWavAudio(wav: unknown): asserts wav is WavAudio {
     !Array.isArray(w.channels) ||
     w.channels.length === 0 ||
     w.channels.length !== w.channelCount ||
-    !w.channels.every((ch) => ch instanceof Float32Array && ch.length === w.frameCount)
+    !everyIndex(w.channels, (ch) => ch instanceof Float32Array && ch.length === w.frameCount)
   ) {
     fail('Expected a WavAudio as returned by parseWav().');
   }
@@ -278,7 +279,7 @@ function checkWavAudio(wav: unknown): asserts wav is WavAudio {
 export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array {
   if (!(samples instanceof Int16Array)) fail('encodeWav() takes an Int16Array of mono samples.');
   if (!Number.isInteger(sampleRate) || sampleRate < 1 || sampleRate > 0xffffffff) {
-    fail(`encodeWav() needs a positive whole sample rate, got ${String(sampleRate)}.`);
+    fail(`encodeWav() needs a positive whole sample rate, got ${describeValue(sampleRate)}.`);
   }
   const dataBytes = samples.length * 2;
   const out = new Uint8Array(44 + dataBytes);
