@@ -7,6 +7,7 @@ import { AvatarError } from './errors.js';
 
 /** The regions Avatar Drive runs in. */
 export const REGIONS = ['ap-northeast', 'us-west'] as const;
+/** A built-in region name. */
 export type Region = (typeof REGIONS)[number];
 
 /** Where one region's service listens. */
@@ -19,6 +20,7 @@ export interface RegionEndpoints {
 
 /** A resolved endpoint, tagged with the region (or `custom` for explicit URLs). */
 export interface ResolvedEndpoint extends RegionEndpoints {
+  /** The region name, or `custom` for explicit `endpoints`. */
   region: string;
 }
 
@@ -187,8 +189,11 @@ function deriveConsoleUrl(ingressUrl: string): string {
 
 /** What a browser puts in the ingress query string (browsers cannot set upgrade headers). */
 export interface IngressAuth {
+  /** The avatar to drive (query `id`). */
   avatarId: string;
+  /** The public app ID (query `appId`). */
   appId: string;
+  /** A session token minted by your server (query `sessionKey`); never the API key. */
   sessionKey: string;
 }
 

@@ -12,6 +12,7 @@ import {
   int16ToFloat32,
   mixPlanarToMono,
   nearestSupportedSampleRate,
+  pcmDurationMs,
   SUPPORTED_SAMPLE_RATES,
   validateAudioFormat,
 } from '../src/index.js';
@@ -105,6 +106,13 @@ describe('assertPcmChunk', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('pcmDurationMs', () => {
+  it('is samples over rate in ms', () => {
+    expect(pcmDurationMs(16000, 16000)).toBe(1000);
+    expect(pcmDurationMs(882, 22050)).toBe(40);
   });
 });
 

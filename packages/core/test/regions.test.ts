@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AvatarError, DEFAULT_REGIONS, ingressUrlWithAuth, REGIONS, resolveEndpoints } from '../src/index.js';
+import {
+  AvatarError,
+  DEFAULT_REGIONS,
+  ingressUrlWithAuth,
+  isRegion,
+  REGIONS,
+  resolveEndpoints,
+} from '../src/index.js';
 
 function invalid(fn: () => unknown, pattern: RegExp): void {
   let caught: unknown;
@@ -16,6 +23,8 @@ function invalid(fn: () => unknown, pattern: RegExp): void {
 describe('DEFAULT_REGIONS', () => {
   it('has the embedded self-hosted defaults', () => {
     expect(REGIONS).toEqual(['ap-northeast', 'us-west']);
+    expect(REGIONS.every(isRegion)).toBe(true);
+    expect(isRegion('eu-west')).toBe(false);
     expect(DEFAULT_REGIONS['ap-northeast']).toEqual({
       consoleUrl: 'http://127.0.0.1:8710',
       ingressUrl: 'ws://127.0.0.1:8710/v2/driveningress',

@@ -105,7 +105,7 @@ export function mixPlanarToMono(channels: readonly Float32Array[]): Float32Array
 }
 
 /** Throws invalidAudio unless `value` is an instance of `type`. */
-export function requireType<T>(
+function requireType<T>(
   value: unknown,
   type: abstract new (...args: never[]) => T,
   fn: string,
