@@ -11,7 +11,7 @@ import { AvatarError } from '../errors.js';
 export type PcmChunk = Int16Array | Uint8Array | ArrayBuffer;
 
 /** The audio format a session is configured with. */
-export interface AudioFormat {
+export interface PcmFormat {
   /** Samples per second; one of {@link SUPPORTED_SAMPLE_RATES}. */
   sampleRate: number;
   /** Channels; the service takes mono only, so this must be 1 (default 1). */
@@ -30,7 +30,7 @@ const RATE_LIST = SUPPORTED_SAMPLE_RATES.join(', ');
  * const rate = validateAudioFormat({ sampleRate: 16000, channelCount: 1 });
  * ```
  */
-export function validateAudioFormat(format: AudioFormat): SupportedSampleRate {
+export function validateAudioFormat(format: PcmFormat): SupportedSampleRate {
   if (typeof format !== 'object' || format === null) {
     throw new AvatarError(
       'invalidAudio',

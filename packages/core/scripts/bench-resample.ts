@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // Resampler figures: throughput (× real time) and aliasing, next to a linear-interpolation peer
 // run on the same input in the same process. Prints figures; asserts nothing.
-// Run: pnpm --filter @avatar-drive/core bench
+// Run: pnpm --filter @avatar-drive/core bench:resample
 import { Resampler, resample } from '../src/index.js';
 
 function linear(x: Float32Array, from: number, to: number): Float32Array {
