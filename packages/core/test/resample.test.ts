@@ -15,18 +15,24 @@ function middle(x: Float32Array): Float32Array {
   return x.subarray(Math.floor(x.length * 0.2), Math.floor(x.length * 0.8));
 }
 
-/** Amplitude of the `freq` component (quadrature correlation over the middle part). */
+/**
+ * Amplitude of the `freq` component: quadrature correlation over the middle part, Hann-windowed
+ * so that a strong tone elsewhere does not leak into the measurement.
+ */
 function amplitudeAt(x: Float32Array, freq: number, rate: number): number {
   const start = Math.floor(x.length * 0.2);
   const mid = middle(x);
   let s = 0;
   let c = 0;
+  let weight = 0;
   for (let i = 0; i < mid.length; i++) {
+    const hann = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (mid.length - 1));
     const w = (2 * Math.PI * freq * (start + i)) / rate;
-    s += mid[i]! * Math.sin(w);
-    c += mid[i]! * Math.cos(w);
+    s += hann * mid[i]! * Math.sin(w);
+    c += hann * mid[i]! * Math.cos(w);
+    weight += hann;
   }
-  return (2 * Math.hypot(s, c)) / mid.length;
+  return (2 * Math.hypot(s, c)) / weight;
 }
 
 function rms(x: Float32Array): number {
@@ -78,7 +84,7 @@ describe('resample: frequency response', () => {
         const freq = (f * from) / 2;
         const out = resample(tone(freq, from, 0.2), from, to);
         const image = from - freq; // first image of the tone, above the old Nyquist
-        expect(db(amplitudeAt(out, image, to) / AMPLITUDE)).toBeLessThanOrEqual(-50);
+        expect(db(amplitudeAt(out, image, to) / AMPLITUDE)).toBeLessThanOrEqual(-60);
       }
     },
   );
