@@ -5,9 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { VISEMES } from '@avatar-drive/core';
+import { parseWav, VISEMES, wavToMonoInt16 } from '@avatar-drive/core';
 import type { Phone } from './metrics.js';
-import { readWav } from './wav.js';
 
 /** One labelled utterance with its audio. */
 export interface Utterance {
@@ -56,7 +55,7 @@ const VISEME_SET = new Set<string>(VISEMES);
 export function loadUtterance(dir: string, id: string): Utterance {
   const labelPath = join(dir, `${id}.json`);
   const label = JSON.parse(readFileSync(labelPath, 'utf8')) as LabelFile;
-  const wav = readWav(readFileSync(join(dir, `${id}.wav`)));
+  const wav = parseWav(readFileSync(join(dir, `${id}.wav`)));
   if (label.sampleRate !== undefined && label.sampleRate !== wav.sampleRate) {
     throw new Error(
       `${labelPath}: sampleRate ${label.sampleRate} disagrees with the WAV (${wav.sampleRate})`,
@@ -73,6 +72,6 @@ export function loadUtterance(dir: string, id: string): Utterance {
     condition: label.condition ?? 'unknown',
     text: label.text ?? '',
     phones,
-    pcm: wav.samples,
+    pcm: wavToMonoInt16(wav),
   };
 }

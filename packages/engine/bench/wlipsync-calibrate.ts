@@ -14,9 +14,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StreamResampler } from './resample.js';
+import { parseWav, Resampler, wavToMono } from '@avatar-drive/core';
 import { type WasmGlobal, type WasmModule, wasmApi } from './wasm.js';
-import { readWav } from './wav.js';
 
 /** The wlipsync profile JSON format (uLipSync's). */
 export interface WlipsyncProfile {
@@ -195,6 +194,17 @@ export function roomTone(sampleRate: number, seed: number): Float32Array {
   return out;
 }
 
+/** Whole-recording resampling with core's streaming resampler (push, then flush the held-back tail). */
+function resampleAll(samples: Float32Array, from: number, to: number): Float32Array {
+  const r = new Resampler(from, to);
+  const head = r.push(samples);
+  const tail = r.flush();
+  const out = new Float32Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
+  return out;
+}
+
 /**
  * Synthesises a calibration sound with espeak-ng. Silence is what a user records when calibrating it
  * with the room quiet: room tone (espeak's own pauses are digital zeros, which carry no spectrum).
@@ -208,11 +218,11 @@ function synthesise(
   if (sound === '') return { samples: roomTone(CALIBRATION_RATE, seed), sampleRate: CALIBRATION_RATE };
   const file = join(dir, 'sound.wav');
   execFileSync('espeak-ng', ['-v', voice, '-s', '120', '-w', file, sound]);
-  const wav = readWav(readFileSync(file));
-  const samples = Float32Array.from(wav.samples, (v) => v / 32768);
+  const wav = parseWav(readFileSync(file));
+  const samples = wavToMono(wav);
   // a user calibrates in the browser, where the worklet sees the AudioContext rate
   return {
-    samples: new StreamResampler(wav.sampleRate, CALIBRATION_RATE).process(samples),
+    samples: resampleAll(samples, wav.sampleRate, CALIBRATION_RATE),
     sampleRate: CALIBRATION_RATE,
   };
 }

@@ -4,8 +4,6 @@ import { createDriverEngine, predictionOf } from '../bench/engines/driver.js';
 import { createEnergyEngine } from '../bench/engines/energy.js';
 import type { BenchStream } from '../bench/engines/types.js';
 import type { FramePrediction } from '../bench/metrics.js';
-import { StreamResampler, toFloat } from '../bench/resample.js';
-import { readWav, writeWav } from '../bench/wav.js';
 
 /** 0.5 s silence, 0.5 s of a 200 Hz buzz with harmonics at −12 dBFS, 0.5 s silence. */
 function burst(rate: number): Int16Array {
@@ -77,51 +75,5 @@ describe('driver adapter', () => {
     samples = 0;
     const bad = await createDriverEngine(fake([0, 2])).open(16000);
     expect(() => feed(bad, new Int16Array(1920), 320)).toThrow(/expected 1/);
-  });
-});
-
-describe('audio helpers', () => {
-  it('WAV round-trips and mixes stereo down', () => {
-    const pcm = Int16Array.from([0, 1000, -1000, 32767, -32768]);
-    expect(readWav(writeWav(pcm, 8000))).toEqual({ sampleRate: 8000, samples: pcm });
-    const stereo = writeWav(Int16Array.from([100, 300, -200, -400]), 16000);
-    const view = new DataView(stereo.buffer);
-    view.setUint16(22, 2, true); // two channels, two frames
-    view.setUint16(32, 4, true);
-    expect(Array.from(readWav(stereo).samples)).toEqual([200, -300]);
-    expect(() => readWav(new Uint8Array(10))).toThrow(/RIFF/);
-  });
-
-  const tone = (rate: number, hz: number, seconds: number) =>
-    Float32Array.from(
-      { length: Math.round(rate * seconds) },
-      (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate),
-    );
-  const peakAfter = (x: Float32Array, from: number) =>
-    x.subarray(from).reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-
-  it.each([
-    [8000, 16000],
-    [22050, 48000],
-    [44100, 48000],
-    [48000, 16000],
-  ])('resamples %i → %i Hz keeping a 500 Hz tone in level, length and phase', (from, to) => {
-    const input = tone(from, 500, 1);
-    const r = new StreamResampler(from, to);
-    const parts: Float32Array[] = [];
-    for (let i = 0; i < input.length; i += 137) parts.push(r.process(input.subarray(i, i + 137)));
-    const out = Float32Array.from(parts.flatMap((p) => Array.from(p)));
-    expect(Math.abs(out.length - to)).toBeLessThan(40); // all but the held-back tail
-    expect(peakAfter(out, to / 10)).toBeGreaterThan(0.49);
-    expect(peakAfter(out, to / 10)).toBeLessThan(0.51);
-    // time-aligned: output sample m is the tone at m / to seconds
-    const m = Math.round(to / 2) + 3;
-    expect(out[m]).toBeCloseTo(0.5 * Math.sin((2 * Math.PI * 500 * m) / to), 2);
-  });
-
-  it('rejects what the lower rate cannot carry when downsampling', () => {
-    const out = new StreamResampler(48000, 16000).process(tone(48000, 12000, 0.5));
-    expect(peakAfter(out, 1600)).toBeLessThan(0.01);
-    expect(toFloat(Int16Array.from([-32768, 16384]))).toEqual(Float32Array.from([-1, 0.5]));
   });
 });

@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { VISEMES, type Viseme } from '@avatar-drive/core';
+import { int16ToFloat32, Resampler, VISEMES, type Viseme } from '@avatar-drive/core';
 import { type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
-import { StreamResampler, toFloat } from '../resample.js';
 import type { BenchEngine, BenchStream } from './types.js';
 import { connectPorts, installWorkletGlobals, type PortShim, QuantumFeeder } from './worklet-shim.js';
 
@@ -75,7 +74,7 @@ const ID_OF_OCULUS = (name: string): number => visemeId(name.replace(/^viseme_/,
 
 class HeadAudioStream implements BenchStream {
   private readonly feeder: QuantumFeeder;
-  private readonly up: StreamResampler | null;
+  private readonly up: Resampler | null;
   overheadCpuSeconds = 0;
   private readonly weights = new Map<string, number>();
   private readonly samplesPerFrame: number;
@@ -90,7 +89,7 @@ class HeadAudioStream implements BenchStream {
     parameters: Record<string, Float32Array>,
   ) {
     this.samplesPerFrame = inputRate / 25;
-    this.up = rate !== inputRate ? new StreamResampler(inputRate, rate) : null;
+    this.up = rate !== inputRate ? new Resampler(inputRate, rate) : null;
     node.onvalue = (key, value) => this.weights.set(key, value);
     const input: Float32Array[][] = [[new Float32Array(0)]];
     this.feeder = new QuantumFeeder((quantum) => {
@@ -100,9 +99,9 @@ class HeadAudioStream implements BenchStream {
   }
 
   push(pcm: Int16Array): FramePrediction[] {
-    const f = toFloat(pcm);
+    const f = int16ToFloat32(pcm);
     const t0 = this.up ? process.cpuUsage() : undefined;
-    const input = this.up ? this.up.process(f) : f;
+    const input = this.up ? this.up.push(f) : f;
     if (t0) {
       const dt = process.cpuUsage(t0);
       this.overheadCpuSeconds += (dt.user + dt.system) / 1e6;

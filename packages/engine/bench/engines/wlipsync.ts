@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { VISEMES } from '@avatar-drive/core';
+import { int16ToFloat32, Resampler, VISEMES } from '@avatar-drive/core';
 import { ACTIVITY_JAW, type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
-import { StreamResampler, toFloat } from '../resample.js';
 import { type WasmModule, wasmApi } from '../wasm.js';
 import type { WlipsyncProfile } from '../wlipsync-calibrate.js';
 import type { BenchEngine, BenchStream } from './types.js';
@@ -114,7 +113,7 @@ export async function createWlipsyncEngine(
 }
 
 class WlipsyncStream implements BenchStream {
-  private readonly up: StreamResampler | null;
+  private readonly up: Resampler | null;
   overheadCpuSeconds = 0;
   private readonly samplesPerFrame: number;
   private readonly parameters = { blockSize: new Float32Array([512]) };
@@ -132,13 +131,13 @@ class WlipsyncStream implements BenchStream {
     private readonly context: vm.Context,
   ) {
     this.samplesPerFrame = inputRate / 25;
-    this.up = rate !== inputRate ? new StreamResampler(inputRate, rate) : null;
+    this.up = rate !== inputRate ? new Resampler(inputRate, rate) : null;
   }
 
   push(pcm: Int16Array): FramePrediction[] {
-    const f = toFloat(pcm);
+    const f = int16ToFloat32(pcm);
     const t0 = this.up ? process.cpuUsage() : undefined;
-    const samples = this.up ? this.up.process(f) : f;
+    const samples = this.up ? this.up.push(f) : f;
     if (t0) {
       const dt = process.cpuUsage(t0);
       this.overheadCpuSeconds += (dt.user + dt.system) / 1e6;

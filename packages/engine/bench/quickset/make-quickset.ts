@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Viseme } from '@avatar-drive/core';
+import { encodeWav, parseWav, type Viseme, wavToMonoInt16 } from '@avatar-drive/core';
 import type { Phone } from '../metrics.js';
-import { readWav, writeWav } from '../wav.js';
 
 const VOICES = [
   'en-gb-scotland+klatt2',
@@ -209,7 +208,7 @@ function main(): void {
       }
       const srcWav = join(tmp, 'src.wav');
       const dstWav = join(tmp, 'dst.wav');
-      writeFileSync(srcWav, writeWav(audio, srcRate));
+      writeFileSync(srcWav, encodeWav(audio, srcRate));
       const effects = condition === 'telephone' ? ['sinc', '300-3400'] : [];
       execFileSync('sox', [
         srcWav,
@@ -224,8 +223,8 @@ function main(): void {
         String(rate),
       ]);
       const id = `q${String(i).padStart(3, '0')}`;
-      const wav = readWav(readFileSync(dstWav));
-      writeFileSync(join(out, `${id}.wav`), writeWav(wav.samples, wav.sampleRate));
+      const wav = parseWav(readFileSync(dstWav));
+      writeFileSync(join(out, `${id}.wav`), encodeWav(wavToMonoInt16(wav), wav.sampleRate));
       const label = { id, sampleRate: wav.sampleRate, voice, text, condition, split: 'quick', phones };
       writeFileSync(join(out, `${id}.json`), `${JSON.stringify(label)}\n`);
       index.push(id);
