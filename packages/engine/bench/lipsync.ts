@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:lipsync`: scores lip-sync engines on a labelled dev set, side by side in one run, each fed
  * causally in 20 ms chunks at the utterance's native rate, and prints one table (plus a per-condition
- * breakdown). Options: --dev DIR, --limit N, --engines engine,energy,headaudio,wlipsync, --json FILE.
+ * breakdown). Options: --dev DIR, --limit N, --engines engine,energy,headaudio,wlipsync, --json FILE,
+ * --driver FILE (a module exporting createDriver, instead of packages/engine/src).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -42,10 +43,10 @@ interface EngineRun {
   shortFrames: number;
 }
 
-async function makeEngine(id: EngineId): Promise<BenchEngine | string> {
+async function makeEngine(id: EngineId, driverModule?: string): Promise<BenchEngine | string> {
   switch (id) {
     case 'engine': {
-      const create = await loadCreateDriver();
+      const create = await loadCreateDriver(driverModule);
       return typeof create === 'string' ? create : createDriverEngine(create);
     }
     case 'energy':
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
       limit: { type: 'string' },
       engines: { type: 'string' },
       json: { type: 'string' },
+      driver: { type: 'string' },
     },
   });
   // pnpm runs the script in the package; paths given on the command line are relative to where it was typed
@@ -188,7 +190,7 @@ async function main(): Promise<void> {
   const runs: EngineRun[] = [];
   const skipped: string[] = [];
   for (const id of ids as EngineId[]) {
-    const engine = await makeEngine(id);
+    const engine = await makeEngine(id, values.driver ? resolve(cwd, values.driver) : undefined);
     if (typeof engine === 'string') {
       skipped.push(`${id}: ${engine}`);
       continue;

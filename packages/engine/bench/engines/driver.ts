@@ -2,6 +2,7 @@
  * This engine: `createDriver` from packages/engine/src at default settings; class = argmax of the 15
  * viseme weights, jaw = ARKit jawOpen, lips = ARKit mouthClose.
  */
+import { pathToFileURL } from 'node:url';
 import { ARKIT_INDEX, type DriveFrame } from '@avatar-drive/core';
 import type { FramePrediction } from '../metrics.js';
 import type { BenchEngine, BenchStream } from './types.js';
@@ -47,16 +48,20 @@ export function createDriverEngine(createDriver: CreateDriver, name = 'avatar-dr
   };
 }
 
-/** Loads createDriver from the engine's source, or explains why it is not there. */
-export async function loadCreateDriver(): Promise<CreateDriver | string> {
+/**
+ * Loads createDriver from the engine's source (or from `modulePath`), or explains why it is not there.
+ */
+export async function loadCreateDriver(modulePath?: string): Promise<CreateDriver | string> {
   try {
     // resolved at run time so the bench also runs (without this row) where src has not landed yet
-    const entry = new URL('../../src/index.ts', import.meta.url).href;
+    const entry = modulePath
+      ? pathToFileURL(modulePath).href
+      : new URL('../../src/index.ts', import.meta.url).href;
     const mod = (await import(entry)) as { createDriver?: CreateDriver };
     return typeof mod.createDriver === 'function'
       ? mod.createDriver
       : 'packages/engine/src exports no createDriver';
   } catch (err) {
-    return `packages/engine/src/index.ts not loadable (${(err as Error).message.split('\n')[0]})`;
+    return `${modulePath ?? 'packages/engine/src/index.ts'} not loadable (${(err as Error).message.split('\n')[0]})`;
   }
 }
