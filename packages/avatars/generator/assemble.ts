@@ -21,8 +21,8 @@ export const HEAD_CENTRE_Y = 1.6;
 /** The head turns about the top of the neck, this far below and behind the head centre. */
 const NECK_PIVOT: V3 = [0, -0.075, -0.012];
 /** Position deltas below this (metres) and normal deltas below this are stored as exact zeros. */
-const POSITION_EPSILON = 1e-4;
-const NORMAL_EPSILON = 0.015;
+const POSITION_EPSILON = 1.5e-4;
+const NORMAL_EPSILON = 0.04;
 
 export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
   const layout = createLayout(style);
@@ -77,7 +77,11 @@ function toMesh(part: Part, material: THREE.Material): THREE.Mesh {
   const count = part.positions.length;
   geometry.setAttribute('position', new THREE.Float32BufferAttribute(part.positions.flat(), 3));
   geometry.setAttribute('color', new THREE.Float32BufferAttribute(part.colors.flat(), 3));
-  geometry.setIndex(count < 65536 ? new THREE.Uint16BufferAttribute(part.indices, 1) : new THREE.Uint32BufferAttribute(part.indices, 1));
+  geometry.setIndex(
+    count < 65536
+      ? new THREE.Uint16BufferAttribute(part.indices, 1)
+      : new THREE.Uint32BufferAttribute(part.indices, 1),
+  );
   geometry.computeVertexNormals();
   if (part.targets) addMorphTargets(geometry, part);
   const mesh = new THREE.Mesh(geometry, material);

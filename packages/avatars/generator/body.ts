@@ -1,7 +1,7 @@
 /** Neck, shoulders and a collar: a calm base that frames the head. Static. */
 import type { FaceLayout } from './layout.js';
-import { type V3, lerp, linearRgb, mix3, smoothstep, v3 } from './math.js';
-import { type Part, gridIndices, orientAway } from './part.js';
+import { lerp, linearRgb, mix3, smoothstep, type V3, v3 } from './math.js';
+import { gridIndices, orientAway, type Part } from './part.js';
 
 const AROUND = 64;
 
@@ -21,9 +21,9 @@ export function buildNeck(layout: FaceLayout): Part {
   const rows = 10;
   for (let i = 0; i <= rows; i++) {
     const k = i / rows;
-    const y = lerp(-0.03, -0.2, k);
-    const w = 0.034 + 0.006 * smoothstep(0.6, 1, k);
-    const d = 0.037 + 0.004 * smoothstep(0.6, 1, k);
+    const y = lerp(-0.03, -0.17, k);
+    const w = 0.043 + 0.008 * smoothstep(0.6, 1, k);
+    const d = 0.045 + 0.005 * smoothstep(0.6, 1, k);
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const [x, z] = superellipse(a, w, d, 2.2);
@@ -53,13 +53,13 @@ export function buildTorso(layout: FaceLayout): Part {
     // k 0: chest cut; 0.7: shoulder line; 1: round into the neck opening.
     const body = smoothstep(0, 0.7, k);
     const cap = smoothstep(0.62, 1, k);
-    const y = lerp(-0.52, -0.215, body) + 0.055 * cap ** 1.2;
-    const w = lerp(half * 0.92, half, smoothstep(0.3, 0.65, k)) * (1 - cap ** 1.6 * 0.79);
-    const d = lerp(0.105, 0.11, body) * (1 - cap ** 1.6 * 0.6);
+    const y = lerp(-0.46, -0.2, body) + 0.058 * Math.sin((cap * Math.PI) / 2);
+    const w = lerp(half * 0.92, half, smoothstep(0.3, 0.65, k)) * (1 - cap ** 1.4 * 0.74);
+    const d = lerp(0.1, 0.108, body) * (1 - cap ** 1.4 * 0.52);
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const [x, z] = superellipse(a, w, d, lerp(3.2, 2.2, cap));
-      positions.push(v3(x, y - 0.01 * Math.abs(x / half) ** 3 * cap, z - 0.02));
+      positions.push(v3(x, y, z - 0.02));
       const knit = 0.5 + 0.5 * Math.cos(a * 48);
       colors.push(mix3(cloth, fold, 0.18 * knit * (1 - cap) + 0.25 * (1 - smoothstep(0, 0.5, k))));
     }
@@ -85,8 +85,8 @@ export function buildCollar(layout: FaceLayout): Part {
       const a = (2 * Math.PI * j) / AROUND;
       const front = (1 + Math.cos(a)) / 2;
       const tube = 0.0085;
-      const [x, z] = superellipse(a, 0.047 + tube * Math.cos(t), 0.05 + tube * Math.cos(t), 2.2);
-      positions.push(v3(x, -0.178 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
+      const [x, z] = superellipse(a, 0.053 + tube * Math.cos(t), 0.056 + tube * Math.cos(t), 2.2);
+      positions.push(v3(x, -0.148 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
       colors.push(mix3(color, v3(0.5, 0.5, 0.5), 0.1 * (0.5 + 0.5 * Math.cos(a * 40))));
     }
   }
@@ -97,7 +97,7 @@ export function buildCollar(layout: FaceLayout): Part {
     const b = (rows - 1) * AROUND + ((j + 1) % AROUND);
     idx.push(a, j, b, b, j, (j + 1) % AROUND);
   }
-  const ring = v3(0, -0.19, 0.034);
+  const ring = v3(0, -0.16, 0.034);
   return {
     name: 'Collar',
     material: 'collar',

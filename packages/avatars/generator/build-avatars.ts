@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RIG_ID } from '@avatar-drive/core';
 import type { AvatarIndex, AvatarManifest } from '../src/manifest.js';
-import { HEAD_CENTRE_Y, buildAvatarScene } from './assemble.js';
+import { buildAvatarScene, HEAD_CENTRE_Y } from './assemble.js';
 import { exportGlb } from './export-glb.js';
 import { AVATAR_STYLES } from './style.js';
 
@@ -31,8 +31,8 @@ async function main(): Promise<void> {
         sha256: createHash('sha256').update(glb).digest('hex'),
       },
       camera: {
-        position: [0, HEAD_CENTRE_Y - 0.03, 0.72],
-        target: [0, HEAD_CENTRE_Y - 0.045, 0],
+        position: [0, HEAD_CENTRE_Y - 0.015, 0.64],
+        target: [0, HEAD_CENTRE_Y - 0.04, 0],
         fov: 30,
       },
       headNode: 'Head',

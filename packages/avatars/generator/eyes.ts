@@ -5,10 +5,10 @@
  */
 import type { ArkitBlendshape } from '@avatar-drive/core';
 import type { FaceLayout } from './layout.js';
-import { type V3, add, lerp, linearRgb, mix3, rotX, rotY, scale, smoothstep, sub, v3 } from './math.js';
-import { type Part, fanIndices, gridIndices, orientAway } from './part.js';
+import { add, lerp, linearRgb, mix3, rotX, rotY, scale, smoothstep, sub, type V3, v3 } from './math.js';
+import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
-const EYE_SEGMENTS = 40;
+const EYE_SEGMENTS = 32;
 /** Angular radii (from the eye's forward pole) of the pupil and the iris. */
 const PUPIL = 0.24;
 const IRIS = 0.62;
@@ -31,8 +31,25 @@ export function buildEye(layout: FaceLayout, side: Side): Part {
   const scleraShade = linearRgb(0xd9cfc9);
   // Ring angles with doubled rings at the colour borders, so the iris edge is crisp.
   const thetas = [
-    0.06, 0.14, 0.2, PUPIL - 0.005, PUPIL + 0.005, 0.3, 0.38, 0.46, 0.53, IRIS - 0.035, IRIS - 0.008, IRIS + 0.008,
-    0.72, 0.85, 1.0, 1.2, 1.45, 1.75, 2.1, 2.5, 2.85,
+    0.06,
+    0.14,
+    0.2,
+    PUPIL - 0.005,
+    PUPIL + 0.005,
+    0.3,
+    0.38,
+    0.46,
+    0.53,
+    IRIS - 0.035,
+    IRIS - 0.008,
+    IRIS + 0.008,
+    0.72,
+    0.86,
+    1.05,
+    1.3,
+    1.65,
+    2.1,
+    2.6,
   ];
   const colorAt = (t: number): V3 => {
     if (t < PUPIL) return pupil;
@@ -122,11 +139,11 @@ function lidShapeFor(name: ArkitBlendshape, side: Side): LidShape | null {
   }
 }
 
-const LID_COLS = 30;
-const LID_ROWS = 9;
+const LID_COLS = 24;
+const LID_ROWS = 7;
 const GAMMA_MAX = 1.4;
-const UPPER_TOP = 1.45;
-const LOWER_BOTTOM = -1.35;
+const UPPER_TOP = 1.2;
+const LOWER_BOTTOM = -1.05;
 /** A triangle in the middle of a lid shell (past the rolled edge), to judge the winding. */
 const LID_PROBE = 6 * (LID_COLS - 1) * 2 + LID_COLS;
 
@@ -136,16 +153,16 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   const r = layout.eyeRadius;
   const c = layout.style.colors;
   const skin = linearRgb(c.skin);
-  const lidSkin = mix3(skin, linearRgb(c.blush), 0.18);
+  const lidSkin = mix3(skin, linearRgb(c.blush), 0.06);
   const lash = linearRgb(0x1a100c);
-  const lowerLine = mix3(skin, linearRgb(c.blush), 0.45);
+  const lowerLine = mix3(skin, linearRgb(c.blush), 0.3);
   const mirror = side === 0 ? 1 : -1;
 
   // Edge curves over the horizontal angle g (-GAMMA_MAX inner .. +GAMMA_MAX outer).
   const shape = (g: number): number => Math.cos((g / GAMMA_MAX) * (Math.PI / 2)) ** 0.75;
   const cornerLevel = (g: number): number => lerp(-0.04, 0.05, (g / GAMMA_MAX + 1) / 2);
   const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.42, shape(g));
-  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.6, shape(g));
+  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.52, shape(g));
   const meet = (g: number): number => lerp(cornerLevel(g), -0.2, shape(g));
 
   const point = (g: number, b: number, radius: number): V3 => {
@@ -159,7 +176,7 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
     for (const lid of ['upper', 'lower'] as const) {
       const isUpper = lid === 'upper';
       const far = isUpper ? UPPER_TOP : LOWER_BOTTOM;
-      const radius = isUpper ? 1.14 : 1.1;
+      const radius = isUpper ? 1.065 : 1.05;
       for (let row = -2; row <= LID_ROWS; row++) {
         for (let col = 0; col < LID_COLS; col++) {
           const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
@@ -167,7 +184,7 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
           const dir = isUpper ? 1 : -1;
           if (row < 0) {
             // Rolled edge: the lid's thickness, tucked back against the eyeball.
-            const tuck = row === -1 ? 1.07 : 1.005;
+            const tuck = row === -1 ? 1.035 : 1.003;
             out.push(point(g, edge - dir * 0.0 + dir * (row === -2 ? 0.06 : 0.015), r * tuck));
           } else {
             const k = (row / LID_ROWS) ** 1.25;
@@ -198,7 +215,10 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   const rowsPerLid = LID_ROWS + 3;
   const upperIdx = gridIndices(rowsPerLid, LID_COLS, false, 0);
   const lowerIdx = gridIndices(rowsPerLid, LID_COLS, false, rowsPerLid * LID_COLS);
-  const indices = [...orientAway(rest, upperIdx, eye, LID_PROBE), ...orientAway(rest, lowerIdx, eye, LID_PROBE)];
+  const indices = [
+    ...orientAway(rest, upperIdx, eye, LID_PROBE),
+    ...orientAway(rest, lowerIdx, eye, LID_PROBE),
+  ];
 
   return {
     name: `Eyelids${SIDE_NAME[side]}`,
@@ -210,7 +230,10 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
       const s = lidShapeFor(name, side);
       if (!s) return null;
       const moved = Number.isNaN(s.upper)
-        ? build((g) => meet(g) - 0.04, (g) => meet(g))
+        ? build(
+            (g) => meet(g) - 0.04,
+            (g) => meet(g),
+          )
         : build(
             (g) => upperOpen(g) + s.upper * shape(g),
             (g) => Math.min(lowerOpen(g) + s.lower * shape(g), upperOpen(g) - 0.12),

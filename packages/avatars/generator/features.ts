@@ -1,8 +1,22 @@
 /** Brows, teeth, tongue and ears: the small parts around the face. */
-import type { FaceLayout } from './layout.js';
+
 import { faceField } from './fields.js';
-import { type V3, add, cross, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, sub, v3 } from './math.js';
-import { type Part, type VertexRig, gridIndices, orientAway } from './part.js';
+import type { FaceLayout } from './layout.js';
+import {
+  add,
+  cross,
+  gauss,
+  lerp,
+  linearRgb,
+  mix3,
+  norm,
+  scale,
+  smoothstep,
+  sub,
+  type V3,
+  v3,
+} from './math.js';
+import { gridIndices, orientAway, type Part, type VertexRig } from './part.js';
 
 const STATIC_RIG: VertexRig = { jaw: 0, lip: 0, edge: 0 };
 const JAW_RIG: VertexRig = { jaw: 1, lip: 0, edge: 0, rigid: true };
@@ -50,7 +64,8 @@ export function buildBrows(layout: FaceLayout): Part {
       const tangent = norm(sub(next, prev));
       const up = norm(cross(n, tangent));
       const upV = up[1] < 0 ? scale(up, -1) : up;
-      const width = 0.0028 * (1 - 0.75 * smoothstep(0.35, 1, s)) * (0.55 + 0.45 * smoothstep(0, 0.12, s)) + 0.0005;
+      const width =
+        0.0028 * (1 - 0.75 * smoothstep(0.35, 1, s)) * (0.55 + 0.45 * smoothstep(0, 0.12, s)) + 0.0005;
       const thick = 0.0011 + 0.0006 * (1 - s);
       const centre = add(p, scale(n, 0.0003));
       for (let j = 0; j < around; j++) {
@@ -91,7 +106,8 @@ export function buildTeeth(layout: FaceLayout, jaw: 'upper' | 'lower'): Part {
   const teethCount = 14;
   const positions: V3[] = [];
   const colors: V3[] = [];
-  const local = (u: number, v: number, w: number): V3 => add(mouth, add(add(scale(eu, u), scale(ev, v)), scale(m, w)));
+  const local = (u: number, v: number, w: number): V3 =>
+    add(mouth, add(add(scale(eu, u), scale(ev, v)), scale(m, w)));
   for (let i = 0; i < along; i++) {
     const psi = -span + (2 * span * i) / (along - 1);
     const radial = v3(Math.sin(psi), 0, Math.cos(psi));
@@ -107,7 +123,7 @@ export function buildTeeth(layout: FaceLayout, jaw: 'upper' | 'lower'): Part {
       const a = (2 * Math.PI * j) / around;
       const ca = Math.cos(a);
       const sa = Math.sin(a);
-      const rr = ((thickness / 2) * Math.sign(ca) * Math.abs(ca) ** 0.45) * shrink;
+      const rr = (thickness / 2) * Math.sign(ca) * Math.abs(ca) ** 0.45 * shrink;
       const h0 = upper ? bottom + edgeLift : bottom;
       const h1 = upper ? top : top - edgeLift;
       const yy = lerp(h0, h1, 0.5 + 0.5 * Math.sign(sa) * Math.abs(sa) ** 0.35);
@@ -155,7 +171,11 @@ export function buildTongue(layout: FaceLayout): Part {
       const tip = smoothstep(0.2, 1, z);
       x *= 1 + 0.08 * tip;
       y -= y > 0 ? 0.18 * gauss(x * x, 0.18) : 0;
-      const l = v3(centreLocal[0] + radii[0] * x, centreLocal[1] + radii[1] * y, centreLocal[2] + radii[2] * z);
+      const l = v3(
+        centreLocal[0] + radii[0] * x,
+        centreLocal[1] + radii[1] * y,
+        centreLocal[2] + radii[2] * z,
+      );
       positions.push(toHead(l));
       const top = smoothstep(-0.2, 0.3, y);
       colors.push(mix3(underside, mix3(base, groove, 0.5 * gauss(x * x, 0.12) * top), top));
@@ -176,7 +196,13 @@ export function buildTongue(layout: FaceLayout): Part {
         const depth = w[0] * m[0] + w[1] * m[1] + w[2] * m[2];
         const reach = smoothstep(-0.05, -0.006, depth);
         const lu = w[0] * eu[0] + w[1] * eu[1] + w[2] * eu[2];
-        return add(d, add(add(scale(m, 0.027 * (0.35 + 0.65 * reach)), scale(ev, -0.0035 * reach)), scale(eu, 0.12 * lu * reach)));
+        return add(
+          d,
+          add(
+            add(scale(m, 0.027 * (0.35 + 0.65 * reach)), scale(ev, -0.0035 * reach)),
+            scale(eu, 0.12 * lu * reach),
+          ),
+        );
       }),
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { ArkitBlendshape } from '@avatar-drive/core';
 import type { FaceLayout } from './layout.js';
-import { type V3, add, dot, gauss, norm, rotX, scale, smoothstep, sub, v3 } from './math.js';
+import { add, dot, gauss, norm, rotX, scale, smoothstep, sub, type V3, v3 } from './math.js';
 import type { VertexRig } from './part.js';
 
 const ZERO: V3 = [0, 0, 0];
@@ -74,9 +74,15 @@ export function faceField(layout: FaceLayout, name: ArkitBlendshape, p: V3, rig:
     case 'jawRight':
       return v3(-0.0075 * rig.jaw, 0, 0);
     case 'mouthClose': {
-      // Lips meet independently of the jaw: the lower lip rides up over the upper one.
-      const up = sub(rotX(p, jawPivot, -0.55 * jawAngle * lowerEdge), p);
-      return add(up, add(scale(ev, -0.0035 * upperEdge), scale(m, 0.0025 * lowerEdge - 0.001 * upperEdge)));
+      // Lips pressed together independently of the jaw: the vermilion thins, the lower lip pushes
+      // up against the upper one and the chin tightens.
+      const squeeze = scale(ev, -0.6 * lv * rig.edge * centre);
+      const lips = add(
+        scale(ev, 0.0065 * lowerEdge - 0.0025 * upperEdge),
+        scale(m, 0.0045 * lowerEdge * centre + 0.002 * upperEdge * centre),
+      );
+      const chin = facePatch(p, 0, mouth[1] - 0.028, 0.011);
+      return add(add(squeeze, lips), add(scale(ev, 0.005 * chin), scale(m, 0.004 * chin)));
     }
     case 'mouthFunnel': {
       const open = (rig.jaw < 0.5 ? 1 : -1) * 0.0085 * rig.edge * centre;
@@ -119,7 +125,10 @@ export function faceField(layout: FaceLayout, name: ArkitBlendshape, p: V3, rig:
       const s = name === 'mouthStretchLeft' ? 0 : 1;
       const { k, side } = sideField(s);
       const c = cornerW(s, 0.02);
-      return add(add(scale(eu, k * 0.008 * c), scale(ev, -0.003 * c)), scale(ev, -0.25 * lv * rig.edge * side));
+      return add(
+        add(scale(eu, k * 0.008 * c), scale(ev, -0.003 * c)),
+        scale(ev, -0.25 * lv * rig.edge * side),
+      );
     }
     case 'mouthRollLower':
       return add(scale(m, -0.0045 * lowerEdge), scale(ev, 0.003 * lowerEdge * centre));
@@ -191,7 +200,10 @@ export function faceField(layout: FaceLayout, name: ArkitBlendshape, p: V3, rig:
       return v3(0, 0.0058 * (brow(s, 'outer') + 0.45 * brow(s, 'mid')), 0);
     }
     case 'tongueOut':
-      return add(jawRot(0.1 * jawAngle), scale(ev, -0.004 * lowerEdge * centre + 0.0015 * upperEdge * centre));
+      return add(
+        jawRot(0.1 * jawAngle),
+        scale(ev, -0.004 * lowerEdge * centre + 0.0015 * upperEdge * centre),
+      );
     default:
       // Eye blinks and gaze move eyeballs and lids (their own parts), not the skin.
       return ZERO;

@@ -3,8 +3,8 @@
  * that frames the face, and a rolled edge tucked into the skin. One style per avatar.
  */
 import type { FaceLayout } from './layout.js';
-import { type V3, add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, v3 } from './math.js';
-import { type Part, fanIndices, gridIndices, orientAway } from './part.js';
+import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
+import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const AROUND = 120;
 const ROWS = 30;
@@ -17,11 +17,11 @@ function hairline(style: FaceLayout['style'], phi: number): number {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
     const scallop = 0.06 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
-    const base = lerp(-0.58, 0.36 + sweep * front, front) - 0.12 * side * (1 - front);
+    const base = lerp(-0.58, 0.45 + sweep * front, front) - 0.12 * side * (1 - front);
     return base + scallop;
   }
   // Pulled back into a bun: a clean, high hairline.
-  return lerp(-0.5, 0.5, front) + 0.05 * side * (1 - front);
+  return lerp(-0.5, 0.6, front) + 0.05 * side * (1 - front);
 }
 
 export function buildHair(layout: FaceLayout): Part {
@@ -35,7 +35,7 @@ export function buildHair(layout: FaceLayout): Part {
     for (let j = 0; j < AROUND; j++) {
       const phi = -Math.PI + (2 * Math.PI * j) / AROUND;
       const low = hairline(style, phi);
-      const k = Math.min(row, ROWS) / ROWS;
+      const k = Math.max(0.6, Math.min(row, ROWS)) / ROWS;
       const el = lerp(Math.PI / 2, low, k ** 0.85);
       const dir = norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
       const skin = layout.skinAt(dir);
@@ -76,9 +76,9 @@ function addBun(
   root: V3,
   tip: V3,
 ): number[] {
-  const anchor = layout.skinAt(v3(0, 0.82, -0.55));
-  const centre = add(anchor, scale(norm(v3(0, 0.82, -0.55)), 0.024));
-  const r = 0.03;
+  const up = norm(v3(0, 0.9, -0.42));
+  const centre = add(layout.skinAt(up), scale(up, 0.03));
+  const r = 0.036;
   const rows = 20;
   const cols = 36;
   const start = positions.length;
@@ -89,7 +89,10 @@ function addBun(
       const twist = 0.0022 * Math.abs(Math.sin(ph * 4 + th * 3)) ** 0.8;
       const rr = r - twist;
       positions.push(
-        add(centre, v3(rr * Math.sin(th) * Math.cos(ph), rr * Math.cos(th) * 0.85, rr * Math.sin(th) * Math.sin(ph))),
+        add(
+          centre,
+          v3(rr * Math.sin(th) * Math.cos(ph), rr * Math.cos(th) * 0.85, rr * Math.sin(th) * Math.sin(ph)),
+        ),
       );
       const shade = 0.6 + 0.4 * Math.abs(Math.sin(ph * 4 + th * 3));
       colors.push(scale(mix3(root, tip, 0.5), 0.75 + 0.25 * shade));

@@ -5,24 +5,12 @@
  */
 import { faceField } from './fields.js';
 import { type FaceLayout, SMILE_CURVE } from './layout.js';
-import {
-  type V3,
-  add,
-  dot,
-  gauss,
-  linearRgb,
-  mix3,
-  norm,
-  scale,
-  smoothstep,
-  sub,
-  v3,
-} from './math.js';
-import { type Part, type VertexRig, fanIndices, gridIndices } from './part.js';
+import { add, dot, gauss, linearRgb, mix3, norm, scale, smoothstep, sub, type V3, v3 } from './math.js';
+import { fanIndices, gridIndices, type Part, type VertexRig } from './part.js';
 
-const SEGMENTS = 84;
-const OUTER_RINGS = 50;
-const INNER_RINGS = 12;
+const SEGMENTS = 64;
+const OUTER_RINGS = 48;
+const INNER_RINGS = 11;
 /** Vertical half-opening of the lip seam (radians): the lips touch but do not coincide. */
 const SEAM = 0.0025;
 
@@ -49,7 +37,7 @@ export function buildHead(layout: FaceLayout): Part {
     const tangent = add(scale(eu, Math.cos(phi)), scale(ev, Math.sin(phi)));
     return add(scale(m, Math.cos(theta)), scale(tangent, Math.sin(theta)));
   };
-  const lowerOf = (alpha: number): number => smoothstep(0.3, -0.3, Math.sin(alpha));
+  const lowerOf = (alpha: number): number => smoothstep(0.45, -0.45, Math.sin(alpha));
 
   const outer = (t: number, alpha: number): RingVertex => {
     const ca = Math.cos(alpha);
@@ -75,8 +63,13 @@ export function buildHead(layout: FaceLayout): Part {
     const cheeks =
       gauss((Math.abs(p[0]) - 0.045) ** 2 + (p[1] + 0.02) ** 2, 0.014) * smoothstep(0.02, 0.06, p[2]);
     const noseTip = gauss(p[0] ** 2 + (p[1] + 0.022) ** 2, 0.007) * smoothstep(0.08, 0.1, p[2]);
+    const nostrils =
+      gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0022) * smoothstep(0.07, 0.09, p[2]);
     let color = mix3(skin, blush, 0.4 * cheeks + 0.22 * noseTip);
+    color = mix3(color, scale(skin, 0.45), 0.55 * nostrils);
     color = mix3(color, lips, lipMask);
+    // A darker seam line so closed lips read as two lips.
+    color = mix3(color, lipsInner, 0.6 * (1 - smoothstep(0, 0.007, t)));
     const lipZone = 1 - smoothstep(0.03, 0.16, t);
     const inner = 1 - smoothstep(0.02, 0.09, t);
     const geom = smoothstep(mouth[1] + 0.006, mouth[1] - 0.028, p[1]) * smoothstep(-0.04, 0.02, p[2]);
@@ -146,7 +139,7 @@ export function buildHead(layout: FaceLayout): Part {
     ...fanIndices(backIndex, (rows.length - 1) * SEGMENTS, SEGMENTS, true),
   ];
   return {
-    name: 'Head',
+    name: 'Face',
     material: 'skin',
     positions,
     colors,
@@ -182,4 +175,3 @@ function orientOutward(positions: V3[], indices: number[]): number[] {
 function crossOf(a: V3, b: V3): V3 {
   return v3(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
 }
-

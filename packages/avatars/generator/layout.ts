@@ -3,7 +3,7 @@
  * function of direction. Every part and every morph field reads positions from here, so eyes,
  * brows, hair and lips agree about where the skin is.
  */
-import { type V3, add, cross, gauss, norm, scale, smoothstep, v3 } from './math.js';
+import { add, cross, gauss, norm, scale, smoothstep, type V3, v3 } from './math.js';
 import type { AvatarStyle } from './style.js';
 
 /** Upturn of the mouth corners in the neutral pose (radians in the mouth frame). */
@@ -40,6 +40,8 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const [rx, ry, rz] = style.head;
   const r = 1 / Math.sqrt((dir[0] / rx) ** 2 + (dir[1] / ry) ** 2 + (dir[2] / rz) ** 2);
   let [x, y, z] = scale(dir, r);
+  // A shorter lower face than cranium: the stylised, friendly proportion.
+  if (y < 0) y *= 0.9;
   const front = smoothstep(0.0, 0.06, z);
   // Narrower jaw and chin than cranium: the friendly "heart" silhouette.
   const low = smoothstep(-0.005, -0.095, y);
@@ -48,15 +50,15 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   // Rounded chin pushed forward, cheeks full, a soft brow ridge.
   z += 0.006 * gauss(x * x + (y + 0.085) ** 2, 0.018) * front;
   const cheek = gauss((Math.abs(x) - 0.043) ** 2 + (y + 0.022) ** 2, 0.017) * front;
-  x += Math.sign(x) * 0.003 * cheek;
-  z += 0.004 * cheek;
+  x += Math.sign(x) * 0.005 * cheek;
+  z += 0.006 * cheek;
   z += 0.003 * gauss((Math.abs(x) - 0.03) ** 2 + (y - 0.022) ** 2, 0.012) * front;
   // Shallow eye sockets so the eyeballs sit in the face.
-  z -= 0.0035 * gauss((Math.abs(x) - style.eyeSpacing) ** 2 + (y - 0.001) ** 2, 0.011) * front;
+  z -= 0.0015 * gauss((Math.abs(x) - style.eyeSpacing) ** 2 + (y - 0.001) ** 2, 0.011) * front;
   // Nose: bridge plus a rounded tip, with little wings.
   const yn = y + 0.02;
-  const bridge = gauss((x / 0.0068) ** 2 + (yn > 0 ? (yn / 0.017) ** 2 : (yn / 0.007) ** 2), 1);
-  const tip = gauss(x * x + (y + 0.022) ** 2, 0.0058);
+  const bridge = gauss((x / 0.006) ** 2 + (yn > 0 ? (yn / 0.017) ** 2 : (yn / 0.0065) ** 2), 1);
+  const tip = gauss(x * x + (y + 0.022) ** 2, 0.0049);
   const wings = gauss((Math.abs(x) - 0.0095) ** 2 + (y + 0.025) ** 2, 0.0042);
   z += (style.noseHeight * (0.7 * bridge + 0.55 * tip) + 0.0035 * wings) * front;
   // Philtrum groove and the chin dimple line.
@@ -73,8 +75,8 @@ export function createLayout(style: AvatarStyle): FaceLayout {
   const mouth = skinAt(m);
   const eyeZ = (x: number): number => skinAt(v3(x, 0.001, 0.09))[2];
   const eyes: [V3, V3] = [
-    v3(style.eyeSpacing, 0.001, eyeZ(style.eyeSpacing) - 0.0062),
-    v3(-style.eyeSpacing, 0.001, eyeZ(-style.eyeSpacing) - 0.0062),
+    v3(style.eyeSpacing, 0.001, eyeZ(style.eyeSpacing) - 0.0085),
+    v3(-style.eyeSpacing, 0.001, eyeZ(-style.eyeSpacing) - 0.0085),
   ];
   const ev0 = ev[1] < 0 ? scale(ev, -1) : ev;
   /** Direction of a mouth-frame angle offset (u across, v up), as the head grid maps it. */

@@ -5,7 +5,8 @@ import type { AvatarStyle } from './style.js';
 
 export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.Material> {
   const c = style.colors;
-  const lighter = (hex: number, k: number): THREE.Color => new THREE.Color(hex).lerp(new THREE.Color(0xffffff), k);
+  const lighter = (hex: number, k: number): THREE.Color =>
+    new THREE.Color(hex).lerp(new THREE.Color(0xffffff), k);
   return {
     skin: new THREE.MeshPhysicalMaterial({
       name: 'Skin',

@@ -1,6 +1,6 @@
 /** Small scalar helpers for the procedural modelling (kept free of three so fields stay cheap). */
 
-export const clamp = (x: number, lo = 0, hi = 1): number => (x < lo ? lo : x > hi ? hi : x);
+export const clamp = (x: number, lo = 0, hi = 1): number => Math.max(lo, Math.min(hi, x));
 
 export const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
 
@@ -34,7 +34,11 @@ export const dist2 = (a: V3, b: V3): number => {
   return dx * dx + dy * dy + dz * dz;
 };
 /** `a·(1-t) + b·t` per component. */
-export const mix3 = (a: V3, b: V3, t: number): V3 => [lerp(a[0], b[0], t), lerp(a[1], b[1], t), lerp(a[2], b[2], t)];
+export const mix3 = (a: V3, b: V3, t: number): V3 => [
+  lerp(a[0], b[0], t),
+  lerp(a[1], b[1], t),
+  lerp(a[2], b[2], t),
+];
 
 /** Rotates `p` about the x axis through `pivot` by `angle` radians (positive: +z swings towards -y). */
 export function rotX(p: V3, pivot: V3, angle: number): V3 {

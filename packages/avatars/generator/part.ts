@@ -3,7 +3,16 @@ import type { ArkitBlendshape } from '@avatar-drive/core';
 import type { V3 } from './math.js';
 
 /** Named materials; `materials.ts` turns each into a three.js material. */
-export type MaterialKey = 'skin' | 'mouth' | 'eye' | 'teeth' | 'tongue' | 'hair' | 'brows' | 'cloth' | 'collar';
+export type MaterialKey =
+  | 'skin'
+  | 'mouth'
+  | 'eye'
+  | 'teeth'
+  | 'tongue'
+  | 'hair'
+  | 'brows'
+  | 'cloth'
+  | 'collar';
 
 /**
  * How one vertex follows the face rig: weights the morph fields read. `jaw`: follows the lower jaw;

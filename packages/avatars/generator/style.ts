@@ -47,16 +47,16 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     description:
       'Friendly stylised presenter with warm skin, a swept dark-brown fringe, hazel eyes and a teal hoodie.',
     head: [0.077, 0.098, 0.09],
-    jawTaper: 0.24,
+    jawTaper: 0.16,
     eyeRadius: 0.0138,
     eyeSpacing: 0.031,
-    mouthHalfAngle: 0.25,
-    lipFullness: 0.0042,
+    mouthHalfAngle: 0.235,
+    lipFullness: 0.0034,
     noseHeight: 0.012,
     colors: {
       skin: 0xe9b594,
       blush: 0xe58f86,
-      lips: 0xc0645f,
+      lips: 0xc8716a,
       iris: 0x6b8f3e,
       irisRim: 0x2f3d1b,
       hair: 0x3b2519,
@@ -66,7 +66,7 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
       collar: 0xe8e2d4,
     },
     hair: 'swept-fringe',
-    shoulders: 0.2,
+    shoulders: 0.175,
   },
   {
     id: 'juno',
@@ -74,11 +74,11 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     description:
       'Cheerful stylised guide with deep-brown skin, a high bun, amber eyes and a mustard knit sweater.',
     head: [0.079, 0.1, 0.091],
-    jawTaper: 0.2,
+    jawTaper: 0.14,
     eyeRadius: 0.0142,
     eyeSpacing: 0.0315,
-    mouthHalfAngle: 0.26,
-    lipFullness: 0.0055,
+    mouthHalfAngle: 0.245,
+    lipFullness: 0.0044,
     noseHeight: 0.0105,
     colors: {
       skin: 0x8d5a3f,
@@ -93,6 +93,6 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
       collar: 0xf1e9d8,
     },
     hair: 'bun',
-    shoulders: 0.205,
+    shoulders: 0.18,
   },
 ];

@@ -54,11 +54,15 @@ const isVec3 = (v: unknown): v is [number, number, number] =>
  */
 export function parseAvatarManifest(value: unknown, source = 'manifest.json'): AvatarManifest {
   const fail = (field: string, want: string): never => {
-    throw new AvatarError('invalidRequest', `Avatar manifest ${source}: ${field} must be ${want}. Fix the file and reload.`);
+    throw new AvatarError(
+      'invalidRequest',
+      `Avatar manifest ${source}: ${field} must be ${want}. Fix the file and reload.`,
+    );
   };
   if (typeof value !== 'object' || value === null) return fail('the document', 'a JSON object');
   const m = value as Record<string, unknown>;
-  if (typeof m.id !== 'string' || !AVATAR_ID_PATTERN.test(m.id)) fail('id', 'lowercase letters, digits, - or _');
+  if (typeof m.id !== 'string' || !AVATAR_ID_PATTERN.test(m.id))
+    fail('id', 'lowercase letters, digits, - or _');
   if (typeof m.name !== 'string' || m.name.length === 0) fail('name', 'a non-empty string');
   if (typeof m.description !== 'string') fail('description', 'a string');
   if (m.rig !== RIG_ID) fail('rig', `"${RIG_ID}"`);
@@ -71,12 +75,14 @@ export function parseAvatarManifest(value: unknown, source = 'manifest.json'): A
   if (typeof model.bytes !== 'number' || !Number.isInteger(model.bytes) || model.bytes <= 0) {
     fail('model.bytes', 'a positive integer');
   }
-  if (typeof model.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(model.sha256)) fail('model.sha256', '64 hex digits');
+  if (typeof model.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(model.sha256))
+    fail('model.sha256', '64 hex digits');
   const camera = m.camera as Record<string, unknown> | undefined;
   if (typeof camera !== 'object' || camera === null) return fail('camera', 'an object');
   if (!isVec3(camera.position)) fail('camera.position', 'three numbers');
   if (!isVec3(camera.target)) fail('camera.target', 'three numbers');
-  if (typeof camera.fov !== 'number' || !(camera.fov > 1 && camera.fov < 179)) fail('camera.fov', 'degrees in (1, 179)');
+  if (typeof camera.fov !== 'number' || !(camera.fov > 1 && camera.fov < 179))
+    fail('camera.fov', 'degrees in (1, 179)');
   if (m.headNode !== undefined && typeof m.headNode !== 'string') fail('headNode', 'a node name');
   if (
     m.eyeNodes !== undefined &&

@@ -9,8 +9,8 @@ import {
   ARKIT_BLENDSHAPES,
   ARKIT_INDEX,
   type ArkitBlendshape,
-  VISEMES,
   VISEME_INDEX,
+  VISEMES,
   type Viseme,
 } from '@avatar-drive/core';
 

@@ -3,12 +3,12 @@
  * 127.0.0.1 (port 0), and drives Debian's Chromium with playwright-core.
  */
 import { readFile } from 'node:fs/promises';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -47,7 +47,8 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
     logLevel: 'silent',
   });
   const script = bundle.outputFiles[0]!.contents;
-  const html = '<!doctype html><meta charset="utf-8"><style>body{margin:0}</style><script type="module" src="/page.js"></script>';
+  const html =
+    '<!doctype html><meta charset="utf-8"><style>body{margin:0}</style><script type="module" src="/page.js"></script>';
   const root = resolve(assetsDir) + sep;
 
   const server: Server = createServer((req, res) => {
@@ -80,7 +81,9 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
     const page = await browser.newPage({ viewport: { width: 480, height: 600 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     const response = await page.goto(baseUrl);
     if (!response?.ok()) throw new Error(`render page: HTTP ${response?.status()}`);
     const deadline = Date.now() + 20_000;

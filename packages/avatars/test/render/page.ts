@@ -105,8 +105,8 @@ window.avatarPage = {
   },
 
   /**
-   * The lips on screen: every vertex that mouthPucker moves by more than 2 mm, projected, padded.
-   * Derived from the model itself, so it works for any avatar with ARKit targets.
+   * The lips on screen: the vertices mouthPucker moves most (over 60% of its largest shift),
+   * projected and padded. Derived from the model itself, so it works for any ARKit avatar.
    */
   mouthRect() {
     let minX = Number.POSITIVE_INFINITY;
@@ -115,6 +115,13 @@ window.avatarPage = {
     let maxY = Number.NEGATIVE_INFINITY;
     const v = new THREE.Vector3();
     const d = new THREE.Vector3();
+    let largest = 0;
+    for (const mesh of morphMeshes) {
+      const i = mesh.morphTargetDictionary!.mouthPucker;
+      const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
+      for (let k = 0; target && k < target.count; k++)
+        largest = Math.max(largest, d.fromBufferAttribute(target, k).length());
+    }
     for (const mesh of morphMeshes) {
       const i = mesh.morphTargetDictionary!.mouthPucker;
       const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
@@ -123,7 +130,7 @@ window.avatarPage = {
       mesh.updateWorldMatrix(true, false);
       for (let k = 0; k < pos.count; k++) {
         d.fromBufferAttribute(target, k);
-        if (d.length() < 0.002) continue;
+        if (d.length() < 0.6 * largest) continue;
         v.fromBufferAttribute(pos, k).applyMatrix4(mesh.matrixWorld).project(camera);
         const x = ((v.x + 1) / 2) * WIDTH;
         const y = ((1 - v.y) / 2) * HEIGHT;
@@ -150,7 +157,15 @@ window.avatarPage = {
     const gl = renderer.getContext();
     const out = new Uint8Array(rect.width * rect.height * 4);
     // WebGL rows start at the bottom.
-    gl.readPixels(rect.x, HEIGHT - rect.y - rect.height, rect.width, rect.height, gl.RGBA, gl.UNSIGNED_BYTE, out);
+    gl.readPixels(
+      rect.x,
+      HEIGHT - rect.y - rect.height,
+      rect.width,
+      rect.height,
+      gl.RGBA,
+      gl.UNSIGNED_BYTE,
+      out,
+    );
     return Array.from(out);
   },
 
