@@ -64,7 +64,8 @@ export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
 
   const body = new THREE.Group();
   body.name = 'Body';
-  body.position.set(0, HEAD_CENTRE_Y, 0);
+  // Raised a little under the head: a short, sturdy neck reads friendlier than a realistic one.
+  body.position.set(0, HEAD_CENTRE_Y + 0.028, 0);
   root.add(body);
   for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
     body.add(toMesh(part, materials[part.material]));

@@ -22,8 +22,8 @@ export function buildNeck(layout: FaceLayout): Part {
   for (let i = 0; i <= rows; i++) {
     const k = i / rows;
     const y = lerp(-0.03, -0.17, k);
-    const w = 0.043 + 0.008 * smoothstep(0.6, 1, k);
-    const d = 0.045 + 0.005 * smoothstep(0.6, 1, k);
+    const w = 0.047 + 0.008 * smoothstep(0.6, 1, k);
+    const d = 0.048 + 0.005 * smoothstep(0.6, 1, k);
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const [x, z] = superellipse(a, w, d, 2.2);
@@ -84,9 +84,9 @@ export function buildCollar(layout: FaceLayout): Part {
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const front = (1 + Math.cos(a)) / 2;
-      const tube = 0.0085;
-      const [x, z] = superellipse(a, 0.053 + tube * Math.cos(t), 0.056 + tube * Math.cos(t), 2.2);
-      positions.push(v3(x, -0.148 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
+      const tube = 0.011;
+      const [x, z] = superellipse(a, 0.058 + tube * Math.cos(t), 0.06 + tube * Math.cos(t), 2.2);
+      positions.push(v3(x, -0.142 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
       colors.push(mix3(color, v3(0.5, 0.5, 0.5), 0.1 * (0.5 + 0.5 * Math.cos(a * 40))));
     }
   }

@@ -219,7 +219,7 @@ export function buildEars(layout: FaceLayout): Part {
   const indices: number[] = [];
   for (const k of [1, -1]) {
     const start = positions.length;
-    const centre = v3(k * (rx * 0.93), -0.006, -0.012);
+    const centre = v3(k * (rx * 0.97), -0.008, -0.014);
     for (let i = 0; i <= rows; i++) {
       const th = (Math.PI * i) / rows;
       for (let j = 0; j < cols; j++) {
@@ -235,7 +235,8 @@ export function buildEars(layout: FaceLayout): Part {
         const tilt = 0.25;
         const y = ly * Math.cos(tilt) - lz * Math.sin(tilt);
         const z = ly * Math.sin(tilt) + lz * Math.cos(tilt);
-        positions.push(add(centre, v3(k * (lx + 0.0035 * (oz < 0 ? -oz : 0)), y, z)));
+        // Flare: the back rim stands off the head so the ear reads from the front.
+        positions.push(add(centre, v3(k * (lx + 0.008 * (oz < 0 ? -oz : 0)), y, z)));
         colors.push(mix3(skin, inner, bowl));
       }
     }

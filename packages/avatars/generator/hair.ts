@@ -17,11 +17,11 @@ function hairline(style: FaceLayout['style'], phi: number): number {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
     const scallop = 0.06 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
-    const base = lerp(-0.58, 0.45 + sweep * front, front) - 0.12 * side * (1 - front);
+    const base = lerp(-0.58, 0.5 + sweep * front, front) - 0.12 * side * (1 - front);
     return base + scallop;
   }
   // Pulled back into a bun: a clean, high hairline.
-  return lerp(-0.5, 0.6, front) + 0.05 * side * (1 - front);
+  return lerp(lerp(-0.45, 0.22, side), 0.6, front);
 }
 
 export function buildHair(layout: FaceLayout): Part {
@@ -58,8 +58,14 @@ export function buildHair(layout: FaceLayout): Part {
       colors.push(scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.7), 0.75 + 0.25 * shade));
     }
   }
+  // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
   const crown = positions.length;
-  positions.push(add(layout.skinAt(v3(0, 1, 0)), v3(0, fringe ? 0.0125 : 0.0065, 0)));
+  const first = positions.slice(0, AROUND);
+  const mean = scale(
+    first.reduce((acc, p) => add(acc, p), v3(0, 0, 0)),
+    1 / AROUND,
+  );
+  positions.push(add(mean, v3(0, 0.0008, 0)));
   colors.push(root);
   let indices = [...gridIndices(ROWS + 3, AROUND, true), ...fanIndices(crown, 0, AROUND, true)];
   indices = orientAway(positions, indices, v3(0, 0, 0), AROUND * 2 * 4);

@@ -54,7 +54,7 @@ export function buildHead(layout: FaceLayout): Part {
     const corner = 0.3 + 0.7 * smoothstep(0.97, 0.55, Math.abs(ca));
     const tp = lower > 0.5 ? 0.016 : 0.012;
     const te = lower > 0.5 ? 0.065 : 0.055;
-    const full = style.lipFullness * (lower > 0.5 ? 1.12 : 1);
+    const full = style.lipFullness * (lower > 0.5 ? 1.2 : 0.8);
     const bulge = full * (0.45 + 0.55 * smoothstep(0, tp, t)) * (1 - smoothstep(tp, te, t)) * corner;
     p = add(p, scale(norm(dir), bulge));
     // Vermilion: the upper border has a cupid's bow.

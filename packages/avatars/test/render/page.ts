@@ -49,13 +49,16 @@ const pmrem = new THREE.PMREMGenerator(renderer);
 scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
 scene.environmentIntensity = 0.55;
 
-const key = new THREE.DirectionalLight(0xfff1e0, 2.1);
-key.position.set(-0.9, 2.4, 1.6);
-const fill = new THREE.DirectionalLight(0xdfe8ff, 0.6);
+const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
+key.position.set(-0.9, 2.2, 1.8);
+const fill = new THREE.DirectionalLight(0xdfe8ff, 0.55);
 fill.position.set(1.2, 1.7, 1.2);
+// A soft bounce from below the camera keeps the lower face out of shadow.
+const bounce = new THREE.DirectionalLight(0xffe6d8, 0.45);
+bounce.position.set(0, 1.1, 1.6);
 const rim = new THREE.DirectionalLight(0xcfe0ff, 1.6);
 rim.position.set(0.6, 2.2, -1.4);
-scene.add(key, fill, rim, new THREE.HemisphereLight(0xf3f6ff, 0x6d5a50, 0.35));
+scene.add(key, fill, bounce, rim, new THREE.HemisphereLight(0xf3f6ff, 0x8a7466, 0.4));
 
 const camera = new THREE.PerspectiveCamera(30, WIDTH / HEIGHT, 0.01, 20);
 let avatar: THREE.Object3D | null = null;
