@@ -96,8 +96,9 @@ export function buildTeeth(layout: FaceLayout, jaw: 'upper' | 'lower'): Part {
   const around = 14;
   const radius = upper ? 0.0205 : 0.0188;
   const front = upper ? -0.0078 : -0.0094;
-  const top = upper ? 0.011 : 0.0012;
-  const bottom = upper ? -0.0022 : -0.011;
+  // The upper incisors reach a little below the lip line: visible whenever the lips part.
+  const top = upper ? 0.0095 : 0.0005;
+  const bottom = upper ? -0.0065 : -0.0115;
   const thickness = upper ? 0.0034 : 0.003;
   const span = 1.2;
   const enamel = linearRgb(0xf3eee4);
@@ -129,7 +130,7 @@ export function buildTeeth(layout: FaceLayout, jaw: 'upper' | 'lower'): Part {
       const yy = lerp(h0, h1, 0.5 + 0.5 * Math.sign(sa) * Math.abs(sa) ** 0.35);
       const yBack = upper ? yy + 0.002 * back : yy - 0.002 * back;
       positions.push(local(cu + radial[0] * rr, yBack, cw + radial[2] * rr - thickness / 2));
-      const gumSide = upper ? smoothstep(0.0075, 0.0095, yy) : smoothstep(-0.0075, -0.0095, yy);
+      const gumSide = upper ? smoothstep(0.0065, 0.0085, yy) : smoothstep(-0.0085, -0.0105, yy);
       const col = mix3(mix3(enamel, gap, 0.55 * notch), gum, gumSide);
       colors.push(col);
     }
