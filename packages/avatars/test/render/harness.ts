@@ -86,7 +86,7 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
     });
     const response = await page.goto(baseUrl);
     if (!response?.ok()) throw new Error(`render page: HTTP ${response?.status()}`);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     while (!(await page.evaluate(() => 'avatarPage' in window))) {
       if (errors.length > 0 || Date.now() > deadline) {
         throw new Error(`render page did not start at ${page.url()}: ${errors.join('; ') || 'timeout'}`);
