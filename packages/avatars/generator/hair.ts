@@ -44,9 +44,10 @@ export function buildHair(layout: FaceLayout): Part {
       const volume = fringe ? 0.0125 - 0.004 * front : 0.0065 - 0.002 * front;
       const strandFreq = fringe ? 26 : 40;
       const strands = 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
-      const edgeTaper = 1 - 0.75 * smoothstep(0.75, 1, k);
+      // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
+      const edgeTaper = 1 - (fringe ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
       let thick = (volume - strands * (fringe ? 1 : 0.6)) * edgeTaper;
-      if (row > ROWS) thick = row === ROWS + 1 ? 0.0015 : -0.003;
+      if (row > ROWS) thick = row === ROWS + 1 ? (fringe ? 0.0015 : -0.0005) : -0.003;
       let p = add(skin, scale(dir, thick));
       if (fringe) {
         // The fringe lifts off the forehead a little so it reads as a separate lock.
