@@ -421,17 +421,19 @@ export function muLaw(x: Float32Array): Float32Array {
 }
 
 /**
- * The telephone channel: 300–3400 Hz band-pass (4th-order Butterworth high- and low-pass), then
- * 8 kHz sampling and, unless disabled, G.711 µ-law quantisation.
+ * The telephone channel: band-pass (4th-order Butterworth high- and low-pass, by default 300 and
+ * 3400 Hz), then 8 kHz sampling and, unless disabled, G.711 µ-law quantisation.
  */
 export function telephone(
   x: Float32Array,
   sampleRate: number,
-  options: { muLaw?: boolean } = {},
+  options: { low?: number; high?: number; muLaw?: boolean } = {},
 ): { samples: Float32Array; sampleRate: 8000 } {
+  const low = options.low ?? 300;
+  const high = Math.min(options.high ?? 3400, 3900, sampleRate * 0.45);
   const sections = [
-    ...BUTTER4_Q.map((q) => biquad('highpass', 300, sampleRate, q)),
-    ...BUTTER4_Q.map((q) => biquad('lowpass', Math.min(3400, sampleRate * 0.45), sampleRate, q)),
+    ...BUTTER4_Q.map((q) => biquad('highpass', low, sampleRate, q)),
+    ...BUTTER4_Q.map((q) => biquad('lowpass', high, sampleRate, q)),
   ];
   const band = resample(filter(x, sections), sampleRate, 8000);
   return { samples: options.muLaw === false ? band : muLaw(band), sampleRate: 8000 };

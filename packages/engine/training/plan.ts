@@ -12,6 +12,13 @@ export const OUTPUT_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000] as 
 /** Noise kinds. */
 export type NoiseKind = 'white' | 'pink' | 'babble';
 
+/** A telephone channel: band edges in Hz and whether µ-law quantisation is applied. */
+export interface TelephoneSpec {
+  low: number;
+  high: number;
+  muLaw: boolean;
+}
+
 /** How one utterance is degraded after synthesis (applied in this order). */
 export interface AugmentSpec {
   /** Silence added before/after the speech, seconds. */
@@ -19,8 +26,11 @@ export interface AugmentSpec {
   padTail: number;
   /** Reverb RT60 in seconds and wet level, or null. */
   reverb: { rt60: number; wetDb: number } | null;
-  /** Telephone channel (300–3400 Hz, 8 kHz, µ-law); forces sampleRate 8000. */
-  telephone: boolean;
+  /**
+   * Telephone channel (band-pass, 8 kHz, optional µ-law), or null; forces sampleRate 8000. Dev uses
+   * the standard 300–3400 Hz G.711 line; train varies the band edges and codec around it.
+   */
+  telephone: TelephoneSpec | null;
   /** Additive noise at an SNR (dB, re active speech power), or null. */
   noise: { kind: NoiseKind; snrDb: number } | null;
   /** Gain in dB (then limited to peak 0.98). */
@@ -101,7 +111,7 @@ function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
     padLead: rng.uniform(0.05, 0.8),
     padTail: rng.uniform(0.05, 0.8),
     reverb: null,
-    telephone: false,
+    telephone: null,
     noise: null,
     gainDb: rng.uniform(-24, 3),
     sampleRate: rng.weighted(TRAIN_RATES),
@@ -112,7 +122,11 @@ function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
     tags.push('reverb');
   }
   if (kind === 'tel') {
-    augment.telephone = true;
+    augment.telephone = {
+      low: rng.uniform(200, 400),
+      high: rng.uniform(3000, 3700),
+      muLaw: rng.next() < 0.5,
+    };
     augment.sampleRate = 8000;
     tags.push('tel');
   }
@@ -138,7 +152,7 @@ function devAugment(index: number, rng: Rng): { augment: AugmentSpec; condition:
     padLead: rng.uniform(0.1, 0.6),
     padTail: rng.uniform(0.1, 0.6),
     reverb: condition === 'reverb' ? { rt60: rng.uniform(0.25, 0.6), wetDb: rng.uniform(-9, -4) } : null,
-    telephone: condition === 'tel',
+    telephone: condition === 'tel' ? { low: 300, high: 3400, muLaw: true } : null,
     noise:
       condition === 'snr20'
         ? { kind: noiseKind(rng), snrDb: 20 }
@@ -197,7 +211,7 @@ export function planBabbleBank(split: Split, seed: number, size = 12): Utterance
         padLead: 0,
         padTail: 0,
         reverb: null,
-        telephone: false,
+        telephone: null,
         noise: null,
         gainDb: 0,
         sampleRate: 22050,

@@ -108,7 +108,7 @@ export function renderUtterance(
     // Noise enters before the channel, as room noise does on a phone call.
     if (a.noise)
       x = addNoise(x, makeNoise(a.noise.kind, x.length, sr0, rng.fork('noise'), babble), a.noise.snrDb, sr0);
-    x = telephone(x, sr0).samples;
+    x = telephone(x, sr0, a.telephone).samples;
     rate = 8000;
   } else {
     x = resample(x, sr0, a.sampleRate);

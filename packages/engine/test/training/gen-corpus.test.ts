@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkCorpus } from '../../training/check-corpus.js';
 import { generateEntries, writeIndex } from '../../training/corpus.js';
 import { planCorpus, type UtterancePlan } from '../../training/plan.js';
 import type { CorpusEntry } from '../../training/render.js';
@@ -60,5 +61,24 @@ describe('corpus generation end to end', () => {
         2 * rms(0, phones[0]!.end),
       );
     }
-  }, 60_000);
+
+    const report = checkCorpus(outDir);
+    expect(report.problems).toEqual([]);
+    expect(report.count).toBe(2);
+
+    // the same plan renders to the same bytes (noise, babble and impulse responses are seeded)
+    const again = join(dir, 'again');
+    await generateEntries([espeak!], { outDir: again, tmpDir: join(dir, 'tmp2'), split: 'dev', seed: 5 });
+    expect(readFileSync(join(again, `${espeak!.id}.wav`))).toEqual(
+      readFileSync(join(outDir, `${espeak!.id}.wav`)),
+    );
+    expect(readFileSync(join(again, `${espeak!.id}.json`), 'utf8')).toBe(
+      readFileSync(join(outDir, `${espeak!.id}.json`), 'utf8'),
+    );
+  }, 120_000);
+
+  it('reports problems instead of passing a broken corpus', () => {
+    const report = checkCorpus(join(dir, 'does-not-exist'));
+    expect(report.problems[0]).toMatch(/index.json is missing/);
+  });
 });
