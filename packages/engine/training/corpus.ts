@@ -112,9 +112,18 @@ export async function generateEntries(
   }
   const chunk = options.chunk ?? 64;
   const entries: IndexEntry[] = [];
+  // Synthesis runs in child processes: start the next batch before rendering this one, so the
+  // synthesisers and the renderer overlap.
+  const synthesize = (from: number) => {
+    const pending = synthesizeAll(plans.slice(from, from + chunk), options.tmpDir, `batch-${from}`);
+    pending.catch(() => {}); // observed when awaited below; avoids an unhandled rejection meanwhile
+    return pending;
+  };
+  let next = plans.length > 0 ? synthesize(0) : undefined;
   for (let from = 0; from < plans.length; from += chunk) {
     const batch = plans.slice(from, from + chunk);
-    const synth = await synthesizeAll(batch, options.tmpDir, `batch-${from}`);
+    const synth = await next!;
+    next = from + chunk < plans.length ? synthesize(from + chunk) : undefined;
     for (const plan of batch) {
       const { audio, entry } = renderUtterance(plan, synth.get(plan.id)!, babble);
       writeWav(join(options.outDir, `${plan.id}.wav`), audio);
