@@ -1,3 +1,4 @@
+import { resample as coreResample } from '@avatar-drive/core';
 import { describe, expect, it } from 'vitest';
 import {
   activePower,
@@ -100,6 +101,29 @@ describe('resample', () => {
       // same tone, same phase: the residual is tiny in the middle
       const residual = out.map((v, i) => v - ref[i]!);
       expect(db(midRms(residual) / midRms(ref))).toBeLessThan(-50);
+    }
+  });
+
+  it("matches @avatar-drive/core's resampler in the passband (same design, 3× faster for bulk data)", () => {
+    // tones below 0.8 × the lowest Nyquist: the two filters differ only in their transition bands
+    const x = sine(210, 16000, 1, 0.2);
+    const y = sine(1130, 16000, 1, 0.2);
+    const z = sine(2950, 16000, 1, 0.2);
+    for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]! + z[i]!;
+    for (const [from, to] of [
+      [16000, 48000],
+      [16000, 8000],
+      [16000, 22050],
+    ] as const) {
+      const ours = resample(x, from, to);
+      const theirs = coreResample(x, from, to);
+      expect(ours.length).toBe(theirs.length);
+      let maxDiff = 0;
+      // away from the abrupt start and end, where the two kernels' lengths differ
+      for (let i = Math.floor(ours.length * 0.1); i < ours.length * 0.9; i++) {
+        maxDiff = Math.max(maxDiff, Math.abs(ours[i]! - theirs[i]!));
+      }
+      expect(maxDiff).toBeLessThan(2e-3);
     }
   });
 
