@@ -78,6 +78,14 @@ async function synthesizeAll(
     const audio = readWav(r.out);
     out.set(p.id, { engine: 'espeak', audio, events: r.events });
   });
+  for (const p of plans) {
+    // Noise-only utterances start from digital silence at espeak-ng's rate.
+    if (p.synth.engine === 'none') {
+      const sampleRate = 22050;
+      const samples = new Float32Array(Math.round(p.synth.seconds * sampleRate));
+      out.set(p.id, { engine: 'none', audio: { sampleRate, samples } });
+    }
+  }
   for (const p of festivalPlans) {
     const audio = readWav(wavOf(p));
     out.set(p.id, { engine: 'festival', audio, segs: readFileSync(`${wavOf(p)}.segs`, 'utf8') });

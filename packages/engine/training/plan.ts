@@ -31,8 +31,11 @@ export interface AugmentSpec {
    * the standard 300–3400 Hz G.711 line; train varies the band edges and codec around it.
    */
   telephone: TelephoneSpec | null;
-  /** Additive noise at an SNR (dB, re active speech power), or null. */
-  noise: { kind: NoiseKind; snrDb: number } | null;
+  /**
+   * Additive noise at an SNR (dB, re active speech power), or, for noise-only utterances, at an
+   * absolute RMS level in dBFS; or null.
+   */
+  noise: { kind: NoiseKind; snrDb: number } | { kind: NoiseKind; levelDb: number } | null;
   /** Gain in dB (then limited to peak 0.98). */
   gainDb: number;
   /** Output sample rate. */
@@ -47,7 +50,9 @@ export type SynthSpec =
       stretch: number;
       f0Mean: number;
       f0Std: number;
-    };
+    }
+  /** No speech at all: `seconds` of background noise only, labelled silence throughout. */
+  | { engine: 'none'; seconds: number };
 
 /** One planned utterance. */
 export interface UtterancePlan {
@@ -165,6 +170,32 @@ function devAugment(index: number, rng: Rng): { augment: AugmentSpec; condition:
   return { augment, condition };
 }
 
+/**
+ * A train utterance with no speech: white, pink or babble background at −55…−20 dBFS, sometimes
+ * through a telephone line, so the model learns that background alone keeps the mouth shut.
+ */
+function noiseOnly(rng: Rng): { synth: SynthSpec; augment: AugmentSpec; condition: string } {
+  const tel = rng.next() < 0.2;
+  return {
+    synth: { engine: 'none', seconds: rng.uniform(1, 4) },
+    augment: {
+      padLead: 0,
+      padTail: 0,
+      reverb: null,
+      telephone: tel
+        ? { low: rng.uniform(200, 400), high: rng.uniform(3000, 3700), muLaw: rng.next() < 0.5 }
+        : null,
+      noise: { kind: noiseKind(rng), levelDb: rng.uniform(-55, -20) },
+      gainDb: 0,
+      sampleRate: tel ? 8000 : rng.weighted(TRAIN_RATES),
+    },
+    condition: 'noise-only',
+  };
+}
+
+/** Share of train utterances that are background noise only. */
+const NOISE_ONLY_SHARE = 0.04;
+
 /** Plans `count` utterances of a split. */
 export function planCorpus(split: Split, count: number, seed: number): UtterancePlan[] {
   const root = createRng(`${split}:${seed}`);
@@ -172,6 +203,16 @@ export function planCorpus(split: Split, count: number, seed: number): Utterance
   const plans: UtterancePlan[] = [];
   for (let i = 0; i < count; i++) {
     const rng = root.fork(i);
+    if (split === 'train' && rng.fork('noise-only').next() < NOISE_ONLY_SHARE) {
+      plans.push({
+        id: `${split}-${String(i).padStart(5, '0')}`,
+        split,
+        text: '',
+        ...noiseOnly(rng.fork('aug')),
+        seed: rng.fork('seed').int(0, 0x7fffffff),
+      });
+      continue;
+    }
     const text = texts.next(rng.fork('text'));
     const synth = synthFor(split, rng.fork('synth'));
     const { augment, condition } =

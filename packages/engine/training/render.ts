@@ -8,6 +8,7 @@ import {
   babbleNoise,
   limitPeak,
   pinkNoise,
+  power,
   resample,
   reverb,
   telephone,
@@ -30,7 +31,8 @@ import type { MonoAudio } from './wav.js';
 /** What a synthesiser produced for one utterance. */
 export type SynthOutput =
   | { engine: 'espeak'; audio: MonoAudio; events: PhoneEvent[] }
-  | { engine: 'festival'; audio: MonoAudio; segs: string };
+  | { engine: 'festival'; audio: MonoAudio; segs: string }
+  | { engine: 'none'; audio: MonoAudio };
 
 /** The JSON written next to each `<id>.wav` (see training/README.md). */
 export interface CorpusEntry {
@@ -85,12 +87,16 @@ export function renderUtterance(
 ): { audio: MonoAudio; entry: CorpusEntry } {
   const rng = createRng(plan.seed);
   const { sampleRate: sr0, samples: raw } = synth.audio;
-  const phoneSet = synth.engine;
-  let spans: PhoneSpan[] =
-    synth.engine === 'espeak'
-      ? shiftStopOnsets(spansFromEspeakEvents(synth.events, raw.length), raw, sr0)
-      : spansFromFestivalSegs(synth.segs, sr0, raw.length);
-  if (!spans.some((s) => s.phone !== '_' && s.phone !== 'pau')) {
+  const phoneSet = synth.engine === 'festival' ? 'festival' : 'espeak';
+  let spans: PhoneSpan[];
+  if (synth.engine === 'espeak') {
+    spans = shiftStopOnsets(spansFromEspeakEvents(synth.events, raw.length), raw, sr0);
+  } else if (synth.engine === 'festival') {
+    spans = spansFromFestivalSegs(synth.segs, sr0, raw.length);
+  } else {
+    spans = [{ start: 0, end: raw.length, phone: '_' }];
+  }
+  if (synth.engine !== 'none' && !spans.some((s) => s.phone !== '_' && s.phone !== 'pau')) {
     throw new Error(`${plan.id}: synthesis produced no phones for "${plan.text}"`);
   }
 
@@ -103,23 +109,23 @@ export function renderUtterance(
   const labels = toLabels(spans, phoneSet, sr0, x.length);
 
   if (a.reverb) x = reverb(x, sr0, a.reverb.rt60, rng.fork('rir'), a.reverb.wetDb);
+  const mixNoise = (signal: Float32Array, rate: number): Float32Array => {
+    if (!a.noise) return signal;
+    const noise = makeNoise(a.noise.kind, signal.length, rate, rng.fork('noise'), babble);
+    if ('snrDb' in a.noise) return addNoise(signal, noise, a.noise.snrDb, rate);
+    // noise-only: an absolute background level
+    const level = 10 ** (a.noise.levelDb / 20) / Math.sqrt(power(noise) || 1);
+    return signal.map((v, i) => v + level * noise[i]!);
+  };
   let rate = sr0;
   if (a.telephone) {
     // Noise enters before the channel, as room noise does on a phone call.
-    if (a.noise)
-      x = addNoise(x, makeNoise(a.noise.kind, x.length, sr0, rng.fork('noise'), babble), a.noise.snrDb, sr0);
-    x = telephone(x, sr0, a.telephone).samples;
+    x = telephone(mixNoise(x, sr0), sr0, a.telephone).samples;
     rate = 8000;
   } else {
-    x = resample(x, sr0, a.sampleRate);
+    // Otherwise after resampling, so that it fills the whole band of the output rate.
+    x = mixNoise(resample(x, sr0, a.sampleRate), a.sampleRate);
     rate = a.sampleRate;
-    if (a.noise)
-      x = addNoise(
-        x,
-        makeNoise(a.noise.kind, x.length, rate, rng.fork('noise'), babble),
-        a.noise.snrDb,
-        rate,
-      );
   }
   x = limitPeak(applyGain(x, a.gainDb), 0.98);
 
@@ -127,7 +133,7 @@ export function renderUtterance(
   const last = labels[labels.length - 1]!;
   last.end = duration;
   if (last.start >= last.end) throw new Error(`${plan.id}: label/audio length mismatch after resampling`);
-  const voice = synth.engine === 'espeak' ? `espeak:${plan.synth.voice}` : `festival:${plan.synth.voice}`;
+  const voice = plan.synth.engine === 'none' ? 'none' : `${plan.synth.engine}:${plan.synth.voice}`;
   return {
     audio: { sampleRate: rate, samples: x },
     entry: {

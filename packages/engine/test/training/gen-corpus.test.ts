@@ -77,6 +77,27 @@ describe('corpus generation end to end', () => {
     );
   }, 120_000);
 
+  it('renders noise-only train utterances as one silence at the planned background level', async () => {
+    const plan = planCorpus('train', 200, 1).find((p) => p.condition === 'noise-only');
+    expect(plan).toBeDefined();
+    const outDir = join(dir, 'noise');
+    await generateEntries([plan!], { outDir, tmpDir: join(dir, 'tmp3'), split: 'train', seed: 1 });
+    const entry = JSON.parse(readFileSync(join(outDir, `${plan!.id}.json`), 'utf8')) as CorpusEntry;
+    const audio = readWav(join(outDir, `${plan!.id}.wav`));
+    expect(entry.voice).toBe('none');
+    expect(entry.phones).toEqual([
+      { start: 0, end: audio.samples.length / audio.sampleRate, phone: '_', viseme: 'sil' },
+    ]);
+    const noise = plan!.augment.noise;
+    expect(noise && 'levelDb' in noise).toBe(true);
+    if (noise && 'levelDb' in noise && !plan!.augment.telephone) {
+      let acc = 0;
+      for (const v of audio.samples) acc += v * v;
+      const rmsDb = 10 * Math.log10(acc / audio.samples.length);
+      expect(Math.abs(rmsDb - noise.levelDb)).toBeLessThan(1);
+    }
+  }, 60_000);
+
   it('reports problems instead of passing a broken corpus', () => {
     const report = checkCorpus(join(dir, 'does-not-exist'));
     expect(report.problems[0]).toMatch(/index.json is missing/);
