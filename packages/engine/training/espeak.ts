@@ -3,7 +3,7 @@
  * git-ignored training/.build directory, feeds it a batch of jobs, and parses its phoneme events.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PhoneEvent } from './labels.js';
@@ -41,14 +41,17 @@ export interface EspeakResult {
 export function ensureEspeakAlign(): string {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(SOURCE).mtimeMs) return BINARY;
   mkdirSync(BUILD_DIR, { recursive: true });
+  // Build under a private name and rename: a concurrent caller never runs a half-written binary.
+  const partial = `${BINARY}.${process.pid}`;
   try {
-    execFileSync('gcc', ['-O2', '-Wall', '-o', BINARY, SOURCE, '-lespeak-ng'], { stdio: 'pipe' });
+    execFileSync('gcc', ['-O2', '-Wall', '-o', partial, SOURCE, '-lespeak-ng'], { stdio: 'pipe' });
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString() ?? String(err);
     throw new Error(
       `building espeak-align failed; install gcc and libespeak-ng-dev (bash scripts/setup.sh):\n${stderr}`,
     );
   }
+  renameSync(partial, BINARY);
   return BINARY;
 }
 

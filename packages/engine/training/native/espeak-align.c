@@ -10,7 +10,8 @@
  * or, when the job fails, "ERR <out.wav> <reason>" (the batch carries on).
  *
  * Phoneme times are the raw event positions: for stops, espeak-ng reports the release, and the
- * caller (training/labels.ts) moves the onset back to the start of the closure it finds in the audio.
+ * caller (training/labels.ts, shiftStopOnsets) moves the onset back to the start of the silent
+ * closure it finds in the audio just before the release; see training/README.md.
  * Why a batch over stdin: initialising espeak-ng and loading voices costs more than synthesising a
  * short sentence, so one process serves many utterances.
  */
@@ -23,8 +24,6 @@
 typedef struct {
   int16_t *pcm;
   size_t n, cap;
-  long first_sample; /* event sample ids are absolute across the process; we make them relative */
-  int have_first;
 } Capture;
 
 static Capture cap;
@@ -139,7 +138,11 @@ int main(void) {
 
     cap.n = 0;
     n_events = 0;
-    /* Sample ids in events count from process start; remember where this job begins. */
+    /* Event sample positions restart at 0 with each espeak_Synth call, so they index this job's
+       audio. espeak-ng does carry some state from one utterance into the next (boundaries snap to
+       pitch periods), so a job's exact timings, always consistent with its own audio, can differ by
+       a few ms depending on what this process synthesised before it; re-initialising the library
+       per job would avoid that but hangs espeak_Synchronize in espeak-ng 1.51. */
     espeak_ERROR err = espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL, NULL);
     if (err != EE_OK) {
       printf("ERR %s espeak_Synth failed (%d)\n", out, (int)err);
