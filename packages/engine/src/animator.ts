@@ -1,0 +1,75 @@
+/**
+ * Turns the model's viseme posteriors plus frame acoustics into a {@link DriveFrame}: speech gating
+ * against the noise floor, lag-free viseme smoothing, mouth blendshapes, jaw rotation, and the
+ * expressive (head, eyes, brows) layer.
+ */
+import { ARKIT_INDEX, createDriveFrame, type DriveFrame, VISEMES } from '@avatar-drive/core';
+import { ExpressiveMotion } from './expressive-motion.js';
+import { mixMouth } from './mouth-shapes.js';
+
+/** Jaw rotation (radians about x) at jawOpen = 1. */
+const JAW_MAX_RAD = 0.3;
+const V = VISEMES.length;
+
+/** What the animator needs to know about one frame's audio. */
+export interface FrameAcoustics {
+  /** Peak ln energy of the frame's hops. */
+  energy: number;
+  /** Speech level (ln) at the frame's end. */
+  level: number;
+  /** Noise floor (ln) at the frame's end. */
+  noiseFloor: number;
+  /** Pitch (Hz) at the frame's end, 0 when unvoiced. */
+  f0: number;
+}
+
+export class FrameAnimator {
+  private readonly smoothed = new Float32Array(V);
+  private readonly gated = new Float32Array(V);
+  private readonly expressive: ExpressiveMotion;
+
+  constructor(seed: number) {
+    this.expressive = new ExpressiveMotion(seed);
+    this.reset();
+  }
+
+  reset(): void {
+    this.smoothed.fill(0);
+    this.smoothed[0] = 1;
+    this.expressive.reset();
+  }
+
+  /** Builds frame `index` from the model's posteriors (softmax over the 15 visemes). */
+  frame(index: number, posteriors: Float32Array, acoustics: FrameAcoustics): DriveFrame {
+    const frame = createDriveFrame(index);
+    // Speech needs energy above the noise floor (≈ 4 dB at the knee): noise alone cannot move the mouth.
+    const snr = acoustics.energy - acoustics.noiseFloor;
+    const activity = Math.min(1, Math.max(0, (snr - 0.9) / 1.2));
+    const gated = this.gated;
+    let speech = 0;
+    for (let v = 1; v < V; v++) {
+      gated[v] = posteriors[v]! * activity;
+      speech += gated[v]!;
+    }
+    gated[0] = 1 - speech;
+
+    // Rising weights follow at once; falling ones keep a little of the previous frame. No onset lag.
+    const s = this.smoothed;
+    for (let v = 0; v < V; v++) {
+      const target = gated[v]!;
+      const prev = s[v]!;
+      s[v] = target >= prev ? target : prev + 0.7 * (target - prev);
+    }
+    let sum = 0;
+    for (let v = 0; v < V; v++) sum += s[v]!;
+    for (let v = 0; v < V; v++) frame.visemes[v] = s[v]! / sum;
+
+    const relativeEnergy = acoustics.energy - acoustics.level;
+    const loudness = Math.min(1, Math.max(0, (relativeEnergy + 2.5) / 2.5));
+    mixMouth(frame.visemes, loudness, frame.expression);
+    frame.jawPose[0] = JAW_MAX_RAD * frame.expression[ARKIT_INDEX.jawOpen]!;
+
+    this.expressive.step({ activity, relativeEnergy, f0: acoustics.f0 }, frame);
+    return frame;
+  }
+}
