@@ -103,7 +103,8 @@ export function featureStats(sets: { hops: Float32Array; count: number }[]): {
 
 /** Standardises hops in place exactly as HopHistory.push does. */
 export function standardise(hops: Float32Array, count: number, mean: number[], std: number[]): void {
-  const inv = std.map((s) => 1 / Math.max(1e-6, s));
+  // Float32 like HopHistory's table, so both round identically.
+  const inv = Float32Array.from(std, (s) => 1 / Math.max(1e-6, s));
   for (let h = 0; h < count; h++) {
     for (let i = 0; i < FEATURE_DIM; i++) {
       const z = (hops[h * FEATURE_DIM + i]! - mean[i]!) * inv[i]!;
