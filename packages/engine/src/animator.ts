@@ -10,6 +10,9 @@ import { mixMouth } from './mouth-shapes.js';
 /** Jaw rotation (radians about x) at jawOpen = 1. */
 const JAW_MAX_RAD = 0.3;
 const V = VISEMES.length;
+const PP = VISEMES.indexOf('PP');
+/** Share of the remaining gap a falling mouth-shape weight closes per frame. */
+const RELEASE = 0.7;
 
 /** What the animator needs to know about one frame's audio. */
 export interface FrameAcoustics {
@@ -42,9 +45,10 @@ export class FrameAnimator {
   /** Builds frame `index` from the model's posteriors (softmax over the 15 visemes). */
   frame(index: number, posteriors: Float32Array, acoustics: FrameAcoustics): DriveFrame {
     const frame = createDriveFrame(index);
-    // Speech needs energy above the noise floor (≈ 4 dB at the knee): noise alone cannot move the mouth.
+    // Speech needs energy above the noise floor (fully open gate ≈ 4 dB above it): steady noise alone
+    // cannot move the mouth, while the model (trained on noisy speech) decides the rest.
     const snr = acoustics.energy - acoustics.noiseFloor;
-    const activity = Math.min(1, Math.max(0, (snr - 0.9) / 1.2));
+    const activity = Math.min(1, Math.max(0, (snr - 0.25) / 0.6));
     const gated = this.gated;
     let speech = 0;
     for (let v = 1; v < V; v++) {
@@ -53,20 +57,23 @@ export class FrameAnimator {
     }
     gated[0] = 1 - speech;
 
-    // Rising weights follow at once; falling ones keep a little of the previous frame. No onset lag.
+    // Output visemes are the gated posteriors themselves (no lag). The mouth is driven by a copy
+    // whose rising weights follow at once and falling ones keep a little of the previous frame,
+    // so shapes blend instead of flickering without delaying any onset.
     const s = this.smoothed;
     for (let v = 0; v < V; v++) {
       const target = gated[v]!;
       const prev = s[v]!;
-      s[v] = target >= prev ? target : prev + 0.7 * (target - prev);
+      s[v] = target >= prev ? target : prev + RELEASE * (target - prev);
+      frame.visemes[v] = target;
     }
     let sum = 0;
     for (let v = 0; v < V; v++) sum += s[v]!;
-    for (let v = 0; v < V; v++) frame.visemes[v] = s[v]! / sum;
+    for (let v = 0; v < V; v++) s[v] = s[v]! / sum;
 
     const relativeEnergy = acoustics.energy - acoustics.level;
     const loudness = Math.min(1, Math.max(0, (relativeEnergy + 2.5) / 2.5));
-    mixMouth(frame.visemes, loudness, frame.expression);
+    mixMouth(s, gated[PP]!, loudness, frame.expression);
     frame.jawPose[0] = JAW_MAX_RAD * frame.expression[ARKIT_INDEX.jawOpen]!;
 
     this.expressive.step({ activity, relativeEnergy, f0: acoustics.f0 }, frame);

@@ -28,7 +28,8 @@ export class ExpressiveMotion {
   private nodAge = Number.POSITIVE_INFINITY;
   private nodAmplitude = 0;
   private framesSinceNod = 1000;
-  private energyHistory = [-20, -20];
+  private olderEnergy = -20;
+  private previousEnergy = -20;
   private blinkFrame = -1;
   private framesSinceBlink = 0;
   private nextBlinkIn = 0;
@@ -38,8 +39,8 @@ export class ExpressiveMotion {
   private pitchVar = 4;
   private voicedFrames = 0;
   private brow = 0;
-  private gaze = new Float64Array(2);
-  private gazeTarget = new Float64Array(2);
+  private readonly gaze = new Float64Array(2);
+  private readonly gazeTarget = new Float64Array(2);
   private framesToSaccade = 0;
 
   constructor(private readonly seed: number) {
@@ -53,7 +54,8 @@ export class ExpressiveMotion {
     this.nodAge = Number.POSITIVE_INFINITY;
     this.nodAmplitude = 0;
     this.framesSinceNod = 1000;
-    this.energyHistory = [-20, -20];
+    this.olderEnergy = -20;
+    this.previousEnergy = -20;
     this.blinkFrame = -1;
     this.framesSinceBlink = 0;
     this.nextBlinkIn = this.blinkInterval();
@@ -107,12 +109,12 @@ export class ExpressiveMotion {
     e[ARKIT_INDEX.eyeWideRight] = 0.15 * this.brow;
 
     // Eyes: yaw/pitch of both eyes (axis-angle x = pitch, y = yaw), plus the matching ARKit looks.
-    const [gx, gy] = [this.gaze[0]!, this.gaze[1]!];
+    const gx = this.gaze[0]!;
+    const gy = this.gaze[1]!;
     frame.eyePose[0] = gy;
     frame.eyePose[1] = gx;
     frame.eyePose[3] = gy;
     frame.eyePose[4] = gx;
-    const look = (v: number) => Math.min(1, Math.max(0, v / 0.25));
     e[ARKIT_INDEX.eyeLookOutLeft] = look(gx);
     e[ARKIT_INDEX.eyeLookInRight] = look(gx);
     e[ARKIT_INDEX.eyeLookInLeft] = look(-gx);
@@ -125,7 +127,8 @@ export class ExpressiveMotion {
 
   /** A nod starts on a local energy peak that stands out from the speaker's level. */
   private updateNod(input: ProsodyInput, speaking: boolean): void {
-    const [older, previous] = this.energyHistory as [number, number];
+    const older = this.olderEnergy;
+    const previous = this.previousEnergy;
     const current = speaking ? input.relativeEnergy : -20;
     // The previous frame is a peak once the current one falls below it (one frame late, causal).
     if (previous > older && previous >= current && previous > -0.4 && this.framesSinceNod > 12) {
@@ -136,7 +139,8 @@ export class ExpressiveMotion {
       this.nodAge += DT;
       this.framesSinceNod++;
     }
-    this.energyHistory = [previous, current];
+    this.olderEnergy = previous;
+    this.previousEnergy = current;
   }
 
   private updateDrift(speaking: boolean): void {
@@ -202,4 +206,9 @@ export class ExpressiveMotion {
     // Saccades are fast: most of the way in one frame.
     for (let i = 0; i < 2; i++) this.gaze[i] = this.gaze[i]! + 0.7 * (this.gazeTarget[i]! - this.gaze[i]!);
   }
+}
+
+/** Gaze angle (radians) → ARKit eyeLook coefficient; 0.25 rad is a full look. */
+function look(angle: number): number {
+  return Math.min(1, Math.max(0, angle / 0.25));
 }

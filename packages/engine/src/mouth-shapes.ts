@@ -120,10 +120,16 @@ const PUFF = ARKIT_INDEX.cheekPuff;
 
 /**
  * Writes the mouth coefficients of `visemes` (weights summing to ≤ 1; `sil` contributes nothing)
- * into `expression`. `loudness` 0..1 (speech level relative to the speaker's running level)
- * scales how wide the jaw opens.
+ * into `expression`. `bilabial` is the current frame's p/b/m weight (closure must not wait for
+ * smoothing); `loudness` 0..1 (speech level relative to the speaker's running level) scales how
+ * wide the jaw opens.
  */
-export function mixMouth(visemes: Float32Array, loudness: number, expression: Float32Array): void {
+export function mixMouth(
+  visemes: Float32Array,
+  bilabial: number,
+  loudness: number,
+  expression: Float32Array,
+): void {
   for (const c of MOUTH_CHANNELS) expression[c] = 0;
   for (let v = 1; v < VISEMES.length; v++) {
     const w = visemes[v]!;
@@ -133,7 +139,7 @@ export function mixMouth(visemes: Float32Array, loudness: number, expression: Fl
   }
   expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);
   // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
-  const closure = Math.min(1, Math.max(0, (visemes[PP]! - 0.2) / 0.35));
+  const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));
   if (closure > 0) {
     expression[JAW] = expression[JAW]! * (1 - 0.9 * closure);
     expression[CLOSE] = Math.max(expression[CLOSE]!, 0.85 * closure);

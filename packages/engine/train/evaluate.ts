@@ -1,7 +1,8 @@
 /**
  * A quick check of a weights file on a labelled corpus, through the real driver fed in 20 ms
- * chunks: 15-viseme and 7-group frame accuracy, bilabial closure recall and false activity in
- * silence. (The full comparison with peer engines is the bench's job: `pnpm bench:lipsync`.)
+ * chunks: 15-viseme and 7-group frame accuracy (label at the frame centre), jawOpen correlation
+ * with a label-derived openness track, bilabial closure recall and false activity in silence.
+ * (The full comparison with peer engines is the bench's job: `pnpm bench:lipsync`.)
  *
  * Usage: tsx train/evaluate.ts <corpus dir> [weights file] [--max N]
  */
@@ -9,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ARKIT_INDEX, isSupportedSampleRate, VISEMES } from '@avatar-drive/core';
 import { createDriver } from '../src/driver.js';
-import { listUtterances, readUtterance, softLabel } from './corpus.js';
+import { listUtterances, readUtterance, visemeAt } from './corpus.js';
 
 /** 7 groups plus silence: PP; FF; aa; E; I; O+U; other consonants; sil. */
 const GROUP_OF = VISEMES.map((v) =>
@@ -30,13 +31,50 @@ const GROUP_OF = VISEMES.map((v) =>
                 : 7,
 );
 
+/** How far the jaw drops for each viseme (phonetic vowel height / consonant aperture), 0..1. */
+const OPENNESS: Record<string, number> = {
+  sil: 0,
+  PP: 0,
+  FF: 0.1,
+  TH: 0.2,
+  DD: 0.25,
+  kk: 0.3,
+  CH: 0.2,
+  SS: 0.1,
+  nn: 0.2,
+  RR: 0.3,
+  aa: 1,
+  E: 0.6,
+  I: 0.35,
+  O: 0.7,
+  U: 0.35,
+};
+
 export interface EvaluationReport {
   utterances: number;
   frames: number;
   visemeAccuracy: number;
   groupAccuracy: number;
+  jawCorrelation: number;
   closureRecall: number;
   silenceActivity: number;
+  /** Accuracy per `condition` of the label files. */
+  byCondition: Record<string, number>;
+}
+
+function pearson(a: number[], b: number[]): number {
+  const n = a.length;
+  const ma = a.reduce((x, y) => x + y, 0) / n;
+  const mb = b.reduce((x, y) => x + y, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i]! - ma) * (b[i]! - mb);
+    saa += (a[i]! - ma) ** 2;
+    sbb += (b[i]! - mb) ** 2;
+  }
+  return sab / Math.sqrt(saa * sbb);
 }
 
 export function evaluateCorpus(
@@ -53,7 +91,9 @@ export function evaluateCorpus(
   let silentFrames = 0;
   let silentActive = 0;
   let used = 0;
-  const label = new Float32Array(VISEMES.length);
+  const jawTruth: number[] = [];
+  const jawGuess: number[] = [];
+  const conditions: Record<string, [number, number]> = {};
   for (const id of ids) {
     const u = readUtterance(dir, id);
     if (!isSupportedSampleRate(u.sampleRate)) continue;
@@ -66,18 +106,35 @@ export function evaluateCorpus(
     const out = [];
     for (let i = 0; i < pcm.length; i += chunk) out.push(...driver.push(pcm.subarray(i, i + chunk)));
     out.push(...driver.end());
+    const condition = String(u.meta.condition ?? 'all');
+    conditions[condition] ??= [0, 0];
+    const open = out.map((f) => OPENNESS[VISEMES[visemeAt(u.phones, f.index * 0.04 + 0.02)]!]!);
     for (const f of out) {
-      softLabel(u.phones, f.index * 0.04, 0.04, label);
-      let truth = 0;
-      for (let v = 1; v < VISEMES.length; v++) if (label[v]! > label[truth]!) truth = v;
+      const truth = visemeAt(u.phones, f.index * 0.04 + 0.02);
+      // Openness smoothed over ±2 frames (σ ≈ 30 ms), like a jaw that cannot jump.
+      let num = 0;
+      let den = 0;
+      for (let d = -2; d <= 2; d++) {
+        const o = open[f.index + d];
+        if (o === undefined) continue;
+        const w = Math.exp(-0.5 * ((d * 40) / 30) ** 2);
+        num += w * o;
+        den += w;
+      }
+      jawTruth.push(num / den);
+      jawGuess.push(f.expression[ARKIT_INDEX.jawOpen]!);
       let guess = 0;
       for (let v = 1; v < VISEMES.length; v++) if (f.visemes[v]! > f.visemes[guess]!) guess = v;
       frames++;
-      if (truth === guess) correct++;
+      conditions[condition]![1]++;
+      if (truth === guess) {
+        correct++;
+        conditions[condition]![0]++;
+      }
       if (GROUP_OF[truth] === GROUP_OF[guess]) groupCorrect++;
-      if (label[0]! >= 0.999) {
+      if (truth === 0) {
         silentFrames++;
-        if (f.expression[ARKIT_INDEX.jawOpen]! > 0.1) silentActive++;
+        if (guess !== 0 || f.expression[ARKIT_INDEX.jawOpen]! > 0.1) silentActive++;
       }
     }
     for (const p of u.phones) {
@@ -100,8 +157,10 @@ export function evaluateCorpus(
     frames,
     visemeAccuracy: r(correct, frames),
     groupAccuracy: r(groupCorrect, frames),
+    jawCorrelation: Number(pearson(jawTruth, jawGuess).toFixed(4)),
     closureRecall: r(closed, closures),
     silenceActivity: r(silentActive, silentFrames),
+    byCondition: Object.fromEntries(Object.entries(conditions).map(([k, [c, n]]) => [k, r(c, n)])),
   };
 }
 

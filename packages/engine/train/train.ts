@@ -43,7 +43,7 @@ const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin')
 const epochs = Number(arg('epochs') ?? 12);
 const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
-const variants = Number(arg('variants') ?? 3);
+const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
 const maxSeconds = Number(arg('max-train-seconds') ?? 900);
 
@@ -60,6 +60,11 @@ const CONTEXT: ContextSlot[] = [
   [1, 1],
   [2, 2],
 ];
+
+/** The window each frame's soft label is taken from, relative to the frame start. */
+const FRAME_S = (HOPS_PER_FRAME * HOP) / 16000;
+const LABEL_WINDOW_S = FRAME_S / 2;
+const LABEL_OFFSET_S = (FRAME_S - LABEL_WINDOW_S) / 2;
 
 const started = Date.now();
 const log = (message: string) =>
@@ -138,7 +143,9 @@ async function main(): Promise<void> {
     const labels = new Float32Array(r.count * VISEMES.length);
     const tmp = new Float32Array(VISEMES.length);
     for (let b = 0; b < r.count; b++) {
-      softLabel(r.utterance.phones, (b * HOP) / 16000, (HOPS_PER_FRAME * HOP) / 16000, tmp);
+      // The middle 20 ms of the frame: the label is what is said at the frame's centre, soft only
+      // where a phone boundary passes close to it.
+      softLabel(r.utterance.phones, (b * HOP) / 16000 + LABEL_OFFSET_S, LABEL_WINDOW_S, tmp);
       labels.set(tmp, b * VISEMES.length);
     }
     sequences.push({ hops: r.hops, count: r.count, labels, validation: r.validation });
