@@ -97,7 +97,8 @@ export type ChannelPrior = ArrayLike<number>;
  */
 export class FeatureExtractor {
   private readonly fft = new RealFft(FFT_SIZE);
-  private readonly ring = new Float32Array(WINDOW);
+  /** Last WINDOW samples, written twice (at p and p + WINDOW) so any window is contiguous. */
+  private readonly ring = new Float32Array(2 * WINDOW);
   private readonly frame = new Float32Array(FFT_SIZE);
   private readonly power: Float32Array;
   private readonly window = new Float32Array(WINDOW);
@@ -179,6 +180,7 @@ export class FeatureExtractor {
       if (x >= 0 !== last >= 0) this.crossings++;
       last = x;
       ring[pos] = x;
+      ring[pos + WINDOW] = x;
       pos = pos + 1 === WINDOW ? 0 : pos + 1;
       if (++since === HOP) {
         this.writePos = pos;
@@ -193,22 +195,16 @@ export class FeatureExtractor {
 
   private computeHop(): void {
     const frame = this.frame;
-    const ring = this.ring;
+    const buf = this.ring;
     const win = this.window;
-    // The oldest sample sits at writePos: unroll the ring in two straight runs, folding samples
-    // past FFT_SIZE back onto the start.
+    // The window is buf[start, start + WINDOW) (the ring is mirrored, so it is contiguous); samples
+    // past FFT_SIZE fold back onto the start.
     const start = this.writePos;
-    const firstRun = WINDOW - start;
-    for (let i = 0; i < firstRun; i++) {
-      const v = ring[start + i]! * win[i]!;
-      if (i < FFT_SIZE) frame[i] = v;
-      else frame[i - FFT_SIZE] = frame[i - FFT_SIZE]! + v;
+    const folded = WINDOW - FFT_SIZE;
+    for (let i = 0; i < folded; i++) {
+      frame[i] = buf[start + i]! * win[i]! + buf[start + i + FFT_SIZE]! * win[i + FFT_SIZE]!;
     }
-    for (let i = firstRun; i < WINDOW; i++) {
-      const v = ring[i - firstRun]! * win[i]!;
-      if (i < FFT_SIZE) frame[i] = v;
-      else frame[i - FFT_SIZE] = frame[i - FFT_SIZE]! + v;
-    }
+    for (let i = folded; i < FFT_SIZE; i++) frame[i] = buf[start + i]! * win[i]!;
     const crossings = this.crossings;
     this.crossings = 0;
     const power = this.power;
