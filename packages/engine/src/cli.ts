@@ -195,4 +195,9 @@ function main(argv: string[]): number {
   }
 }
 
+// A closed pipe (`… | head`) ends the output quietly instead of crashing.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 process.exitCode = main(process.argv.slice(2));
