@@ -10,8 +10,9 @@ import {
   frameCountForSamples,
   isSupportedSampleRate,
   SUPPORTED_SAMPLE_RATES,
+  VISEMES,
 } from '@avatar-drive/core';
-import { FrameAnimator } from './animator.js';
+import { type FrameAcoustics, FrameAnimator } from './animator.js';
 import { ANALYSIS_RATE, FeatureExtractor, HOP, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
 import { HopHistory } from './hop-history.js';
 import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
@@ -123,6 +124,19 @@ class StreamingDriver implements Driver {
   private resampler: StreamResampler | null;
   private inputSamples = 0;
   private nextFrame = 0;
+  /** Next frame whose posteriors are to be computed (runs ahead of nextFrame by the future frames). */
+  private nextPosterior = 0;
+  /** Hops past a frame's last hop that its model input reads: the model's lookahead, capped by ours. */
+  private readonly inputLookahead: number;
+  /** Whole frames of lookahead beyond the model's: used to anticipate the next mouth shape. */
+  private readonly futureFrames: number;
+  private readonly posteriors = new Float32Array(FRAME_RING * VISEMES.length);
+  private readonly acoustics: FrameAcoustics[] = Array.from({ length: FRAME_RING }, () => ({
+    energy: 0,
+    level: 0,
+    noiseFloor: 0,
+    f0: 0,
+  }));
   private out: DriveFrame[] = [];
   private scratch = new Float32Array(0);
 
@@ -130,6 +144,9 @@ class StreamingDriver implements Driver {
     this.sampleRate = sampleRate;
     this.lookaheadHops = lookaheadHops;
     this.lookaheadMs = lookaheadHops * HOP_MS;
+    const modelLookahead = Math.max(0, ...weights.header.context.map(([, to]) => to - (HOPS_PER_FRAME - 1)));
+    this.inputLookahead = Math.min(lookaheadHops, modelLookahead);
+    this.futureFrames = Math.max(0, Math.floor((lookaheadHops - modelLookahead) / HOPS_PER_FRAME));
     this.weights = weights;
     const header = weights.header;
     this.history = new HopHistory(header.featureMean, header.featureStd);
@@ -162,7 +179,7 @@ class StreamingDriver implements Driver {
     if (this.resampler) this.feed(this.resampler.flush());
     const frames = frameCountForSamples(this.inputSamples, this.sampleRate);
     // Pad with silence until the last frame's lookahead is there.
-    const neededHops = frames * HOPS_PER_FRAME + this.modelFutureHops();
+    const neededHops = frames * HOPS_PER_FRAME + this.lookaheadHops;
     const silence = new Float32Array(HOP);
     while (this.nextFrame < frames && this.history.count < neededHops) this.feed(silence);
     const out = this.take();
@@ -179,6 +196,7 @@ class StreamingDriver implements Driver {
   private startUtterance(full: boolean): void {
     this.inputSamples = 0;
     this.nextFrame = 0;
+    this.nextPosterior = 0;
     this.history.reset();
     this.pitch.reset();
     this.out = [];
@@ -189,11 +207,6 @@ class StreamingDriver implements Driver {
     } else {
       this.features.restart();
     }
-  }
-
-  /** Hops past the frame's last hop that the model reads (its trained lookahead, capped by ours). */
-  private modelFutureHops(): number {
-    return this.lookaheadHops;
   }
 
   /** Feeds 16 kHz samples hop by hop, so pitch and features stay in step whatever the chunk size. */
@@ -215,31 +228,58 @@ class StreamingDriver implements Driver {
 
   private onHop(features: Float32Array, acoustics: HopAcoustics): void {
     this.history.push(features, acoustics);
-    // Frame k needs hops up to 4k + 3 + lookahead.
-    while (this.history.count >= (this.nextFrame + 1) * HOPS_PER_FRAME + this.lookaheadHops) {
+    const count = this.history.count;
+    // Posteriors of frame j once its model input is complete (hop 2j + 1 + model lookahead)...
+    while (count >= (this.nextPosterior + 1) * HOPS_PER_FRAME + this.inputLookahead) {
+      this.analyse(this.nextPosterior);
+      this.nextPosterior++;
+    }
+    // ...and frame k itself once hop 2k + 1 + lookahead is there (frames k+1..k+F are analysed by then).
+    while (count >= (this.nextFrame + 1) * HOPS_PER_FRAME + this.lookaheadHops) {
       this.out.push(this.emit(this.nextFrame));
       this.nextFrame++;
     }
   }
 
-  private emit(k: number): DriveFrame {
-    const base = k * HOPS_PER_FRAME;
-    const newest = base + HOPS_PER_FRAME - 1 + this.lookaheadHops;
+  /** Runs the model and gathers the acoustics of frame `j` into the per-frame rings. */
+  private analyse(j: number): void {
+    const base = j * HOPS_PER_FRAME;
     const history = this.history;
-    history.assemble(this.mlp.input, base, this.weights.header.context, newest);
+    history.assemble(
+      this.mlp.input,
+      base,
+      this.weights.header.context,
+      base + HOPS_PER_FRAME - 1 + this.inputLookahead,
+    );
     const posteriors = this.mlp.run();
+    const slot = j % FRAME_RING;
+    this.posteriors.set(posteriors, slot * VISEMES.length);
     let energy = Number.NEGATIVE_INFINITY;
     for (let h = base; h < base + HOPS_PER_FRAME; h++)
       energy = Math.max(energy, history.energy[history.slot(h)]!);
     const last = history.slot(base + HOPS_PER_FRAME - 1);
-    const noiseFloor = history.noiseFloor[last]!;
+    const acoustics = this.acoustics[slot]!;
+    acoustics.energy = energy;
+    acoustics.level = history.level[last]!;
+    acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
-    const f0 = energy - noiseFloor > 1.5 ? this.pitch.f0At(((k + 1) * PITCH_RATE) / FPS) : 0;
-    return this.animator.frame(k, posteriors, {
-      energy,
-      level: history.level[last]!,
-      noiseFloor,
-      f0,
-    });
+    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At(((j + 1) * PITCH_RATE) / FPS) : 0;
+  }
+
+  private emit(k: number): DriveFrame {
+    const slot = k % FRAME_RING;
+    const next = (k + 1) % FRAME_RING;
+    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    const upcoming =
+      this.futureFrames > 0
+        ? {
+            posteriors: this.posteriors.subarray(next * VISEMES.length, (next + 1) * VISEMES.length),
+            acoustics: this.acoustics[next]!,
+          }
+        : null;
+    return this.animator.frame(k, posteriors, this.acoustics[slot]!, upcoming);
   }
 }
+
+/** Frames of posteriors and acoustics kept (current + future + a margin). */
+const FRAME_RING = 8;

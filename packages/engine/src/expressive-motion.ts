@@ -192,9 +192,9 @@ export class ExpressiveMotion {
       this.pitchMean += rate * d;
       this.pitchVar += rate * (d * d - this.pitchVar);
       const z = d / Math.sqrt(Math.max(this.pitchVar, 1));
-      if (this.voicedFrames > 8) target = Math.min(1, Math.max(0, (z - 0.8) / 1.2));
+      if (this.voicedFrames > 8) target = Math.min(1, Math.max(0, (z - 1.5) / 1.0));
     }
-    this.brow += (target > this.brow ? 0.45 : 0.12) * (target - this.brow);
+    this.brow += (target > this.brow ? 0.45 : 0.2) * (target - this.brow);
   }
 
   private updateGaze(): void {

@@ -190,6 +190,20 @@ describe('createDriver', () => {
     expect(closures).toBeLessThanOrEqual(15);
   });
 
+  it("uses lookahead beyond the model's to close the lips before a bilabial", () => {
+    const { pcm, sampleRate } = espeak('Bob bought maybe more paper. Mom, buy boots.');
+    const closedAt = (lookaheadMs: number) =>
+      run(createDriver({ sampleRate, lookaheadMs }), pcm, sampleRate / 50)
+        .filter((f) => f.expression[ARKIT_INDEX.mouthClose]! > 0.5)
+        .map((f) => f.index);
+    const plain = closedAt(20);
+    const anticipating = closedAt(60);
+    expect(plain.length).toBeGreaterThan(5);
+    // Every closure still happens, and some start a frame earlier.
+    for (const k of plain) expect(anticipating.includes(k) || anticipating.includes(k - 1)).toBe(true);
+    expect(anticipating.some((k) => !plain.includes(k) && plain.includes(k + 1))).toBe(true);
+  });
+
   it('emits earlier with lookahead 0 and later with more lookahead', () => {
     const pcm = buzz(16000, 0.5, 2);
     const chunk = pcm.subarray(0, 640 * 3);

@@ -102,8 +102,14 @@ async function main(): Promise<void> {
   const ids = listUtterances(trainDir).slice(0, maxUtterances);
   if (ids.length === 0) throw new Error(`no utterances in ${trainDir}`);
   log(`${ids.length} utterances in ${trainDir}`);
-  const augmenter = await loadAugmenter(seed);
-  log(augmenter ? `augmentation: ${augmenter.description}` : 'augmentation: unavailable (clean audio only)');
+  // The corpus generator already augments (noise, reverb, telephone band, rates, gain); --variants N
+  // adds N-1 further randomly augmented copies of each utterance.
+  const augmenter = variants > 1 ? await loadAugmenter(seed) : null;
+  if (variants > 1 && !augmenter) throw new Error('--variants needs training/augment.ts (the corpus tools)');
+  const augmentation = augmenter
+    ? `corpus generator's conditions + ${variants - 1} extra copies: ${augmenter.description}`
+    : "corpus generator's conditions only";
+  log(`augmentation: ${augmentation}`);
 
   const pad = HOPS_PER_FRAME + MODEL_LOOKAHEAD;
   // Pass 1: the channel prior (mean mel shape of speech) from clean utterances.
@@ -253,7 +259,9 @@ async function main(): Promise<void> {
         sequences: sequences.length,
         hours: Number((seconds / 3600).toFixed(3)),
       },
-      augmentation: augmenter?.description ?? 'none',
+      augmentation,
+      corpusDir: trainDir,
+      generated: !flag('skip-generate'),
       examples: { train: train.length, validation: val.length },
       bestEpoch: best.epoch,
       validationFrameAccuracy: Number(best.accuracy.toFixed(4)),
