@@ -64,14 +64,18 @@ describe('createDriver', () => {
     }
   });
 
-  it('is deterministic whatever the chunking at a resampled rate', () => {
+  it('is deterministic whatever the chunking at a resampled rate, and with extra lookahead', () => {
     const pcm = buzz(44100, 1.5, 3);
-    const reference = run(createDriver({ sampleRate: 44100 }), pcm, 882);
     const r = random(7);
-    same(
-      run(createDriver({ sampleRate: 44100 }), pcm, () => 1 + Math.floor(r() * 3000)),
-      reference,
-    );
+    for (const lookaheadMs of [20, 60]) {
+      const reference = run(createDriver({ sampleRate: 44100, lookaheadMs }), pcm, 882);
+      const chunked = run(
+        createDriver({ sampleRate: 44100, lookaheadMs }),
+        pcm,
+        () => 1 + Math.floor(r() * 3000),
+      );
+      same(chunked, reference);
+    }
   });
 
   it('emits frame k once samples [0, (k+1)·sr/25) plus the lookahead arrived, never earlier', () => {
