@@ -143,7 +143,11 @@ const FRAME_FLOATS = FIELDS.reduce((n, field) => n + FRAME_LAYOUT[field], 0);
 function allocateFrame(index: number): DriveFrame {
   const data = new Float32Array(FRAME_FLOATS);
   let at = 0;
-  const view = (n: number) => data.subarray(at, (at += n));
+  const view = (n: number) => {
+    const start = at;
+    at += n;
+    return data.subarray(start, at);
+  };
   return {
     index,
     visemes: view(FRAME_LAYOUT.visemes),
