@@ -40,12 +40,12 @@ const dataRoot = process.env.AVATAR_DRIVE_DATA ?? '/work/data';
 const trainDir = resolve(arg('data') ?? join(dataRoot, 'engine', 'train'));
 const devDir = resolve(arg('dev') ?? join(dataRoot, 'engine', 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
-const epochs = Number(arg('epochs') ?? 12);
+const epochs = Number(arg('epochs') ?? 8);
 const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
 const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
-const maxSeconds = Number(arg('max-train-seconds') ?? 900);
+const maxSeconds = Number(arg('max-train-seconds') ?? 1500);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
 const MODEL_LOOKAHEAD = 1;
