@@ -4,8 +4,8 @@
  * weights/lipsync.bin (then reports accuracy on the dev corpus when one exists).
  *
  * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/engine/train or /work/data/engine/train),
- * --dev <dir>, --skip-generate, --epochs N, --hidden a,b, --max-utterances N, --variants N,
- * --seed N, --out <file>.
+ * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
+ * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,8 @@ const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
 const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
+/** Utterances to generate (default: the generator's own, 3000). */
+const count = arg('count');
 const maxSeconds = Number(arg('max-train-seconds') ?? 1500);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
@@ -77,7 +79,16 @@ function generate(): void {
   log(`generating the training corpus into ${trainDir}`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', generator, '--split', 'train', '--out', trainDir],
+    [
+      '--import',
+      'tsx',
+      generator,
+      '--split',
+      'train',
+      '--out',
+      trainDir,
+      ...(count ? ['--count', count] : []),
+    ],
     { stdio: 'inherit', cwd: packageDir },
   );
   if (result.status !== 0) throw new Error(`corpus generation failed (exit ${result.status})`);
