@@ -3,7 +3,7 @@
  * extracts features with the runtime's own code, trains the viseme MLP and writes
  * weights/lipsync.bin (then reports accuracy on the dev corpus when one exists).
  *
- * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/engine/train or /work/data/engine/train),
+ * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/train, AVATAR_DRIVE_DATA defaulting to packages/engine/.data),
  * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
  * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>.
  */
@@ -36,9 +36,10 @@ function arg(name: string): string | undefined {
 }
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
-const dataRoot = process.env.AVATAR_DRIVE_DATA ?? '/work/data';
-const trainDir = resolve(arg('data') ?? join(dataRoot, 'engine', 'train'));
-const devDir = resolve(arg('dev') ?? join(dataRoot, 'engine', 'dev'));
+// Corpora live outside git: $AVATAR_DRIVE_DATA (holding train/ and dev/), by default packages/engine/.data.
+const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(packageDir, '.data');
+const trainDir = resolve(arg('data') ?? join(dataRoot, 'train'));
+const devDir = resolve(arg('dev') ?? join(dataRoot, 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
 const epochs = Number(arg('epochs') ?? 8);
 const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
