@@ -23,10 +23,13 @@ const DEFAULT_ENGINES = ['engine', 'energy', 'headaudio', 'wlipsync'];
 type EngineId = (typeof ENGINE_IDS)[number];
 const CHUNK_MS = 20;
 
-/** Default dev set: the shared data directory, else the package's own .data/dev. */
+/**
+ * Default dev set: `$AVATAR_DRIVE_DATA/dev` when set (where `pnpm --filter @avatar-drive/engine gen:dev`
+ * writes), else the package's `.data/dev`.
+ */
 function defaultDevDir(): string {
-  const shared = '/work/data/engine/dev';
-  if (existsSync(shared)) return shared;
+  const data = process.env.AVATAR_DRIVE_DATA;
+  if (data) return resolve(process.env.INIT_CWD ?? process.cwd(), data, 'dev');
   return fileURLToPath(new URL('../.data/dev', import.meta.url));
 }
 
