@@ -2,7 +2,7 @@
 
 import { isAvatarError } from '@avatar-drive/core';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -19,12 +19,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as unknown as import('fastify').FastifyBaseLogger,
     // Requests are logged by the hook below, without query strings (they can carry session tokens).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
 
   app.addSchema(errorBodySchema);
+  // JSON only: any other body type is a 415.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(swagger, {
     openapi: {
