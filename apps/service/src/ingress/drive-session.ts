@@ -19,6 +19,7 @@ import type { EgressProvider, EgressRegistry, EgressSink, EgressTarget } from '.
 import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { AnimationEncoder } from './animation-encoder.js';
 import { WsClose } from './close-codes.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
@@ -61,6 +62,7 @@ export class DriveSession {
   #engine: EngineChannel | undefined;
   #egress: EgressSink | undefined;
   readonly #clock: PlaybackClock;
+  readonly #animation: AnimationEncoder;
   readonly #known = new Map<string, RequestState>();
   #current: RequestState | undefined;
   #seq = 0;
@@ -85,6 +87,7 @@ export class DriveSession {
     this.info = info;
     this.#deps = deps;
     this.#onClosed = onClosed;
+    this.#animation = new AnimationEncoder(info.connectionId, info.avatarId);
     this.#clock = new PlaybackClock((event) => this.#onPlayback(event), deps.limits.pauseTimeoutMs);
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
@@ -492,21 +495,7 @@ export class DriveSession {
     if (this.#egress) {
       this.#egress.pushFrames(request.reqId, result.frames, end);
     } else {
-      this.#send(
-        create(wire.MessageSchema, {
-          type: MessageType.SERVER_RESPONSE_ANIMATION,
-          data: {
-            case: 'serverResponseAnimation',
-            value: {
-              connectionId: this.info.connectionId,
-              reqId: request.reqId,
-              end,
-              animation: { keyframes: result.frames.map(driveFrameToFlame) },
-              avatarId: this.info.avatarId,
-            },
-          },
-        }),
-      );
+      this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
       metrics.framesSent.inc(result.frames.length);
     }
     if (end) this.#clock.outputFinished(request.playback);
@@ -645,8 +634,12 @@ export class DriveSession {
   // ----------------------------------------------------------------- output
 
   #send(message: wire.Message): void {
+    this.#sendBytes(toBinary(wire.MessageSchema, message));
+  }
+
+  #sendBytes(bytes: Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
-    this.#ws.send(toBinary(wire.MessageSchema, message));
+    this.#ws.send(bytes);
     const buffered = this.#ws.bufferedAmount;
     if (buffered > this.maxBufferedBytes) this.maxBufferedBytes = buffered;
     if (buffered > this.#deps.limits.maxOutputBufferBytes && !this.#backpressureTimer)

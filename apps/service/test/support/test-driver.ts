@@ -7,32 +7,32 @@ import type { DriveDriver, DriverOptions } from '../../src/engine/engine-pool.js
 
 export function createDriver(options: DriverOptions): DriveDriver {
   const perFrame = options.sampleRate / 25;
-  let pending: number[] = [];
+  let filled = 0;
+  let energy = 0;
   let index = 0;
-  const frame = (samples: number[]): DriveFrame => {
+  const frame = (): DriveFrame => {
     const f = createDriveFrame(index++);
-    let sum = 0;
-    for (const s of samples) sum += s * s;
-    f.expression[ARKIT_INDEX.jawOpen] = Math.min(1, Math.sqrt(sum / Math.max(1, samples.length)) / 8000);
+    f.expression[ARKIT_INDEX.jawOpen] = Math.min(1, Math.sqrt(energy / Math.max(1, filled)) / 8000);
+    filled = 0;
+    energy = 0;
     return f;
   };
   return {
     push(pcm) {
-      for (const s of pcm) pending.push(s);
       const out: DriveFrame[] = [];
-      while (pending.length >= perFrame) {
-        out.push(frame(pending.slice(0, perFrame)));
-        pending = pending.slice(perFrame);
+      for (let i = 0; i < pcm.length; i++) {
+        const s = pcm[i]!;
+        energy += s * s;
+        if (++filled === perFrame) out.push(frame());
       }
       return out;
     },
     end() {
-      const out = pending.length > 0 ? [frame(pending)] : [];
-      pending = [];
-      return out;
+      return filled > 0 ? [frame()] : [];
     },
     reset() {
-      pending = [];
+      filled = 0;
+      energy = 0;
       index = 0;
     },
   };
