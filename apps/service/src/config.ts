@@ -80,9 +80,11 @@ function int(name: string, text: string | undefined): number | undefined {
 
 export async function resolveConfig(
   argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  rawEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedConfig | { help: true }> {
   const { values } = parseArgs({ args: argv, options: FLAGS, allowPositionals: false });
+  // An empty variable counts as unset.
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== undefined && v !== ''));
   if (values.help) return { help: true };
   const root = findRepoRoot();
 

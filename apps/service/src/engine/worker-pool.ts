@@ -30,13 +30,15 @@ class PoolWorker {
   readonly started: Promise<void>;
 
   constructor(setup: WorkerSetup, onExit: (w: PoolWorker) => void) {
-    const url = new URL(
-      import.meta.url.endsWith('.ts') ? './engine-worker.ts' : './engine-worker.js',
-      import.meta.url,
-    );
-    // From source (tests, tsx), the worker needs the TypeScript loader too.
-    const execArgv = url.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [];
-    this.worker = new Worker(url, { workerData: setup, execArgv });
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
+    // From source (tests, tsx), the worker registers the TypeScript loader before loading itself.
+    this.worker = fromSource
+      ? new Worker(
+          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
+          { eval: true, workerData: setup },
+        )
+      : new Worker(url, { workerData: setup });
     this.worker.unref();
     this.started = new Promise((resolve, reject) => {
       const onFirst = (message: unknown) => {

@@ -1,6 +1,6 @@
 /** Starts a real redis-server (Debian package) on a free loopback port for tests. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,18 +46,19 @@ export class TestRedis {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.#process = child;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/Ready to accept connections/i.test(output)) resolve();
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-      child.once('error', reject);
-      setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000).unref();
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
     });
+    child.stderr!.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(await ping(this.port))) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output}`);
+      if (Date.now() > deadline) throw new Error(`redis-server did not start: ${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Kills the server (an outage). */
@@ -70,4 +71,25 @@ export class TestRedis {
       child.kill('SIGKILL');
     });
   }
+}
+
+/** True when a Redis on `port` answers PING. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let reply = '';
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => {
+      reply += d.toString();
+      if (reply.includes('\r\n')) {
+        socket.destroy();
+        resolve(reply.startsWith('+PONG'));
+      }
+    });
+    socket.once('error', () => resolve(false));
+    setTimeout(() => {
+      socket.destroy();
+      resolve(false);
+    }, 500).unref();
+  });
 }

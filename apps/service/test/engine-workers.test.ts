@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../src/service.js';
+import {
+  animations,
+  makeAvatarsDir,
+  mintToken,
+  startTestService,
+  TestClient,
+  tone,
+} from './support/harness.js';
+
+let inline: RunningService;
+let workers: RunningService;
+
+beforeAll(async () => {
+  const avatarsDir = await makeAvatarsDir();
+  inline = await startTestService({ avatarsDir });
+  workers = await startTestService({ avatarsDir, workers: 2 });
+});
+afterAll(async () => {
+  await inline?.close();
+  await workers?.close();
+});
+
+async function run(service: RunningService, sessions: number) {
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, async () => {
+      const c = await TestClient.open(service, await mintToken(service));
+      c.configure(24000);
+      await c.confirmed();
+      return c;
+    }),
+  );
+  const pcm = tone(500, 24000);
+  for (let i = 0; i < pcm.length; i += 480) for (const c of clients) c.audio('u', pcm.subarray(i, i + 480));
+  for (const c of clients) c.audio('u', new Int16Array(0), true);
+  await Promise.all(
+    clients.map((c) => c.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end)),
+  );
+  const result = clients.map((c) => animations(c, 'u').flatMap((a) => a.animation!.keyframes ?? []));
+  for (const c of clients) c.close();
+  return result;
+}
+
+describe('engine on worker threads', () => {
+  it('reports its mode', () => {
+    expect(workers.engine.mode).toBe('workers');
+    expect(inline.engine.mode).toBe('inline');
+  });
+
+  it('sessions pinned to workers get the same frames, in the same order, as inline', async () => {
+    const [expected] = await run(inline, 1);
+    const results = await run(workers, 4);
+    expect(expected!.length).toBe(13);
+    for (const frames of results) {
+      expect(frames.map((f) => f.expression)).toEqual(expected!.map((f) => f.expression));
+    }
+  });
+});
