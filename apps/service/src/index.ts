@@ -23,7 +23,6 @@ export type {
   EngineChannel,
   EnginePool,
 } from './engine/engine-pool.js';
-export { WsClose } from './ingress/close-codes.js';
 export { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 export { REGIONS, type RegionId } from './regions.js';
 export { type EngineOptions, type RunningService, type ServiceOptions, startService } from './service.js';

@@ -196,7 +196,7 @@ describe('limits', () => {
       await b.confirmed();
       const f = await b.waitFor((m) => m.data.case === 'serverError');
       expect(f.data.case === 'serverError' && f.data.value.message).toMatch(/^idleTimeout/);
-      expect((await b.closed).code).toBe(1001);
+      expect((await b.closed).code).toBe(4009);
     } finally {
       await limited.close();
       await idle.close();
@@ -239,7 +239,7 @@ describe('a session with nothing but control messages', () => {
     await client.confirmed();
     client.control('resume', 'x');
     const e = await client.waitFor((m) => m.data.case === 'serverError');
-    expect(e.data.case === 'serverError' && e.data.value.code).toBe(1008);
+    expect(e.data.case === 'serverError' && e.data.value.code).toBe(4000);
     client.audio('y', tone(40), true);
     await client.waitFor(
       (m) => m.data.case === 'serverPlaybackState' && m.data.value.state === wire.PlaybackState.ENDED,

@@ -244,71 +244,72 @@ describe('interrupt, pause, resume', () => {
 });
 
 describe('bad input ends only that session, with ServerError and the right close code', () => {
+  const audioMessage = (reqId: string, audio: Uint8Array) =>
+    ({
+      type: wire.MessageType.CLIENT_AUDIO_INPUT,
+      data: { case: 'clientAudioInput', value: { reqId, audio } },
+    }) as const;
   const cases: [string, (c: TestClient) => void, number, RegExp, boolean][] = [
-    ['a text frame', (c) => c.ws.send('hello'), 1003, /protocolError/, false],
+    ['a text frame', (c) => c.ws.send('hello'), 4005, /^protocolError: .*text/, false],
     [
       'malformed protobuf',
       (c) => c.ws.send(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff])),
-      1007,
-      /protocolError/,
+      4005,
+      /not a valid driveningress.v2 Message/,
       true,
     ],
-    ['audio before configure', (c) => c.audio('r', tone(20)), 1008, /before ClientConfigureSession/, false],
-    [
-      'odd-length PCM',
-      (c) =>
-        c.send({
-          type: wire.MessageType.CLIENT_AUDIO_INPUT,
-          data: { case: 'clientAudioInput', value: { reqId: 'r', audio: new Uint8Array(3) } },
-        }),
-      1007,
-      /invalidAudio/,
-      true,
-    ],
+    ['audio before configure', (c) => c.audio('r', tone(20)), 4005, /before ClientConfigureSession/, false],
+    ['odd-length PCM', (c) => c.send(audioMessage('r', new Uint8Array(3))), 4007, /^invalidAudio: /, true],
     [
       'an unknown message type',
       (c) => c.ws.send(Buffer.from([0x08, 0x63])),
-      1008,
-      /not one a client may send/,
+      4005,
+      /Message.type is unknown/,
       true,
     ],
     [
       'a server message type',
       (c) => c.send({ type: wire.MessageType.SERVER_ERROR, data: { case: 'serverError', value: {} } }),
-      1008,
+      4005,
       /not one a client may send/,
       true,
     ],
-    ['an oversize message', (c) => c.audio('r', new Int16Array(40_000)), 1009, /exceeds/, true],
-    ['a second configure', (c) => c.configure(16000), 1008, /already configured/, true],
-    ['audio without req_id', (c) => c.audio('', tone(20)), 1008, /req_id/, true],
+    [
+      'an oversize message',
+      (c) => c.audio('r', new Int16Array(40_000)),
+      4005,
+      /exceeds the 65536-byte limit/,
+      true,
+    ],
+    ['a second configure', (c) => c.configure(16000), 4005, /already configured/, true],
+    ['audio without req_id', (c) => c.audio('', tone(20)), 4000, /^invalidRequest: .*req_id/, true],
     [
       'a type without its payload',
-      (c) => c.send({ type: wire.MessageType.CLIENT_AUDIO_INPUT }),
-      1007,
-      /without its/,
+      (c) => c.ws.send(Buffer.from([0x08, 0x03])),
+      4005,
+      /payload is empty/,
       true,
     ],
     [
       'OGG_OPUS audio',
       (c) => c.configure(16000, { audioFormat: wire.AudioFormat.OGG_OPUS }),
-      1003,
-      /OGG_OPUS.*not supported/,
+      4007,
+      /OGG_OPUS is not supported/,
       false,
     ],
-    ['an unsupported sample rate', (c) => c.configure(11025), 1007, /unsupportedSampleRate/, false],
+    ['an unsupported sample rate', (c) => c.configure(11025), 4006, /^unsupportedSampleRate: /, false],
     [
       'LiveKit egress (not configured here)',
       (c) => c.configure(16000, { egressType: wire.EgressType.LIVEKIT, livekitEgress: { url: 'wss://x' } }),
-      1008,
-      /egressUnavailable: LiveKit egress is not configured/,
+      4502,
+      /^egressUnavailable: LiveKit egress is not configured on this server/,
       false,
     ],
     [
       'Agora egress (not configured here)',
       (c) => c.configure(16000, { egressType: wire.EgressType.AGORA }),
-      1008,
-      /egressUnavailable: Agora/,
+      4502,
+      /^egressUnavailable: Agora egress is not configured on this server/,
       false,
     ],
   ];
@@ -337,6 +338,6 @@ describe('bad input ends only that session, with ServerError and the right close
     client.audio('once', tone(20));
     const error = await client.waitFor((m) => m.data.case === 'serverError');
     expect(error.data.case === 'serverError' && error.data.value.message).toMatch(/already ended/);
-    expect((await client.closed).code).toBe(1008);
+    expect((await client.closed).code).toBe(4000);
   });
 });

@@ -113,7 +113,9 @@ export class AnimationEncoder {
           w.varint((field << 3) | 2);
           w.varint(values.length * 4);
           for (let k = 0; k < values.length; k++) {
-            w.view.setFloat32(w.pos, values[k]!, true);
+            // Clients reject non-finite rig values as a protocolError: never send one.
+            const v = values[k]!;
+            w.view.setFloat32(w.pos, Number.isFinite(v) ? v : 0, true);
             w.pos += 4;
           }
         }

@@ -8,11 +8,16 @@ import type { Socket } from 'node:net';
 import {
   AvatarError,
   type AvatarErrorCode,
-  driveFrameToFlame,
+  confirmSessionMessage,
+  decodeMessage,
+  isAvatarError,
   isSupportedSampleRate,
+  SERVER_CAPABILITIES,
+  SERVER_ERROR_CODES,
+  serverErrorMessage,
   wire,
 } from '@avatar-drive/core';
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { EgressProvider, EgressRegistry, EgressSink, EgressTarget } from '../egress/egress.js';
@@ -20,7 +25,6 @@ import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-p
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { AnimationEncoder } from './animation-encoder.js';
-import { WsClose } from './close-codes.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
 const { MessageType, PlaybackState, AudioFormat, EgressType } = wire;
@@ -100,7 +104,6 @@ export class DriveSession {
       () =>
         this.fail(
           'sessionDurationExceeded',
-          4002,
           `The session reached its ${Math.round(deps.limits.maxSessionMs / 1000)} s limit. Open a new session (with a new token) to continue.`,
         ),
       deps.limits.maxSessionMs,
@@ -123,23 +126,18 @@ export class DriveSession {
     this.#ws.ping();
   }
 
-  /** Sends ServerError with `closeCode`, then closes with it. */
-  fail(code: AvatarErrorCode, closeCode: number, message: string, reqId = ''): void {
+  /** Sends ServerError with the code's number (SERVER_ERROR_CODES), then closes with the same code. */
+  fail(code: AvatarErrorCode, message: string, reqId = ''): void {
     if (this.#phase === 'closed') return;
+    const closeCode = SERVER_ERROR_CODES[code];
     this.#deps.metrics.recordError(code);
     this.#deps.logger.info({ ...this.info, code, closeCode, reqId }, `session closed: ${message}`);
     this.#send(
-      create(wire.MessageSchema, {
-        type: MessageType.SERVER_ERROR,
-        data: {
-          case: 'serverError',
-          value: {
-            connectionId: this.info.connectionId,
-            reqId,
-            code: closeCode,
-            message: `${code}: ${message}`,
-          },
-        },
+      serverErrorMessage({
+        connectionId: this.info.connectionId,
+        reqId,
+        code: closeCode,
+        message: `${code}: ${message}`,
       }),
     );
     this.#close(closeCode, code);
@@ -148,9 +146,8 @@ export class DriveSession {
   /** Ends the session without an error (server shutdown). */
   shutdown(): void {
     this.fail(
-      'connectionClosed',
-      WsClose.ServiceRestart,
-      'The server is restarting. Reconnect (to another node or region).',
+      'upstreamError',
+      'The server is shutting down. Reconnect with backoff (to another node or region).',
     );
   }
 
@@ -182,7 +179,6 @@ export class DriveSession {
       () =>
         this.fail(
           'idleTimeout',
-          WsClose.GoingAway,
           `No message for ${Math.round(this.#deps.limits.idleTimeoutMs / 1000)} s. Open a new session when there is audio to send.`,
         ),
       this.#deps.limits.idleTimeoutMs,
@@ -194,58 +190,28 @@ export class DriveSession {
   #onMessage(data: Buffer, isBinary: boolean): void {
     if (this.#phase === 'closed') return;
     this.#touch();
-    if (!isBinary) {
-      this.fail(
-        'protocolError',
-        WsClose.UnsupportedData,
-        'Text frames are not part of driveningress.v2. Send each protobuf Message as one binary frame.',
-      );
-      return;
-    }
-    if (data.byteLength > this.#deps.limits.maxMessageBytes) {
-      this.fail(
-        'invalidRequest',
-        WsClose.MessageTooBig,
-        `A message of ${data.byteLength} bytes exceeds the ${this.#deps.limits.maxMessageBytes}-byte limit. Send audio in smaller chunks (20–100 ms).`,
-      );
-      return;
-    }
     if (this.#phase === 'opening') {
       this.#pendingWhileOpening.push(data);
       return;
     }
     let message: wire.Message;
     try {
-      message = fromBinary(wire.MessageSchema, data);
+      message = decodeMessage(data, { isBinary, maxBytes: this.#deps.limits.maxMessageBytes });
     } catch (error) {
-      this.fail(
-        'protocolError',
-        WsClose.InvalidPayload,
-        `The frame is not a driveningress.v2 Message (${(error as Error).message}). Encode messages with the driveningress.v2 schema.`,
-      );
+      const e = isAvatarError(error) ? error : new AvatarError('protocolError', String(error));
+      this.fail(e.code, e.message);
       return;
     }
     try {
       this.#dispatch(message);
     } catch (error) {
       this.#deps.logger.error({ err: error, ...this.info }, 'session handler failed');
-      this.fail('serverError', 1011, 'The server failed to handle a message. Reconnect and try again.');
+      this.fail('serverError', 'The server failed to handle a message. Reconnect and try again.');
     }
   }
 
   #dispatch(message: wire.Message): void {
     const { type, data } = message;
-    const expect = (c: typeof data.case) => {
-      if (data.case !== c) {
-        this.fail(
-          'protocolError',
-          WsClose.InvalidPayload,
-          `Message type ${MessageType[type] ?? type} arrived without its ${c} payload. Set both type and the matching field.`,
-        );
-        return false;
-      }
-      return true;
-    };
     if (type === MessageType.CLIENT_DRIVEN_CONFIG) return; // internal; accepted and ignored
     const clientTypes = [
       MessageType.CLIENT_CONFIGURE_SESSION,
@@ -257,7 +223,6 @@ export class DriveSession {
     if (!clientTypes.includes(type)) {
       this.fail(
         'protocolError',
-        WsClose.PolicyViolation,
         `Message type ${type} (${MessageType[type] ?? 'unknown'}) is not one a client may send. Send ClientConfigureSession, ClientAudioInput, ClientInterrupt, ClientPause or ClientResume.`,
       );
       return;
@@ -266,37 +231,32 @@ export class DriveSession {
       if (this.#phase !== 'configuring') {
         this.fail(
           'protocolError',
-          WsClose.PolicyViolation,
           'The session is already configured. Send ClientConfigureSession once, first; open a new session to change it.',
         );
         return;
       }
-      if (expect('clientConfigureSession') && data.case === 'clientConfigureSession')
-        this.#configure(data.value);
+      if (data.case === 'clientConfigureSession') this.#configure(data.value);
       return;
     }
     if (this.#phase !== 'active') {
       this.fail(
         'protocolError',
-        WsClose.PolicyViolation,
         `${MessageType[type]} arrived before ClientConfigureSession. Send ClientConfigureSession first and wait for ServerConfirmSession.`,
       );
       return;
     }
     switch (type) {
       case MessageType.CLIENT_AUDIO_INPUT:
-        if (expect('clientAudioInput') && data.case === 'clientAudioInput') this.#audio(data.value);
+        if (data.case === 'clientAudioInput') this.#audio(data.value);
         return;
       case MessageType.CLIENT_INTERRUPT:
-        if (expect('clientInterrupt') && data.case === 'clientInterrupt') this.#interrupt(data.value.reqId);
+        if (data.case === 'clientInterrupt') this.#interrupt(data.value.reqId);
         return;
       case MessageType.CLIENT_PAUSE:
-        if (expect('clientPause') && data.case === 'clientPause')
-          this.#pauseOrResume('pause', data.value.reqId);
+        if (data.case === 'clientPause') this.#pauseOrResume('pause', data.value.reqId);
         return;
       case MessageType.CLIENT_RESUME:
-        if (expect('clientResume') && data.case === 'clientResume')
-          this.#pauseOrResume('resume', data.value.reqId);
+        if (data.case === 'clientResume') this.#pauseOrResume('resume', data.value.reqId);
         return;
     }
   }
@@ -308,7 +268,6 @@ export class DriveSession {
       const name = AudioFormat[config.audioFormat] ?? String(config.audioFormat);
       this.fail(
         'invalidAudio',
-        WsClose.UnsupportedData,
         `Audio format ${name} is not supported by this server yet. Send mono PCM_S16LE audio.`,
       );
       return;
@@ -316,7 +275,6 @@ export class DriveSession {
     if (!isSupportedSampleRate(config.sampleRate)) {
       this.fail(
         'unsupportedSampleRate',
-        WsClose.InvalidPayload,
         `Sample rate ${config.sampleRate} Hz is not supported. Use 8000, 16000, 22050, 24000, 32000, 44100 or 48000 Hz.`,
       );
       return;
@@ -333,7 +291,6 @@ export class DriveSession {
       if (!kind) {
         this.fail(
           'invalidEgressConfig',
-          WsClose.PolicyViolation,
           `Unknown egress_type ${config.egressType}. Use UNSPECIFIED, LIVEKIT or AGORA.`,
         );
         return;
@@ -342,7 +299,6 @@ export class DriveSession {
       if (!provider) {
         this.fail(
           'egressUnavailable',
-          WsClose.PolicyViolation,
           `${kind === 'livekit' ? 'LiveKit' : 'Agora'} egress is not configured on this server. Leave egress_type unset to receive animation on this WebSocket, or use a server with ${kind} egress configured.`,
         );
         return;
@@ -351,7 +307,6 @@ export class DriveSession {
       if (!egressConfig) {
         this.fail(
           'invalidEgressConfig',
-          WsClose.PolicyViolation,
           `egress_type ${kind.toUpperCase()} needs ${kind}_egress to be set. Fill in the ${kind} egress config.`,
         );
         return;
@@ -364,7 +319,7 @@ export class DriveSession {
       } catch (error) {
         const e =
           error instanceof AvatarError ? error : new AvatarError('invalidEgressConfig', String(error));
-        this.fail(e.code, WsClose.PolicyViolation, e.message);
+        this.fail(e.code, e.message);
         return;
       }
     }
@@ -374,7 +329,6 @@ export class DriveSession {
     } catch (error) {
       this.fail(
         'upstreamError',
-        4503,
         `The engine is unavailable (${(error as Error).message}). Retry with backoff.`,
       );
       return;
@@ -407,7 +361,7 @@ export class DriveSession {
         (error: unknown) => {
           const e =
             error instanceof AvatarError ? error : new AvatarError('egressUnavailable', String(error));
-          this.fail(e.code, e.code === 'invalidEgressConfig' ? WsClose.PolicyViolation : 4503, e.message);
+          this.fail(e.code, e.message);
         },
       );
   }
@@ -415,16 +369,7 @@ export class DriveSession {
   #confirm(): void {
     this.#phase = 'active';
     this.#send(
-      create(wire.MessageSchema, {
-        type: MessageType.SERVER_CONFIRM_SESSION,
-        data: {
-          case: 'serverConfirmSession',
-          value: {
-            connectionId: this.info.connectionId,
-            capabilities: ['playback_control', 'playback_state'],
-          },
-        },
-      }),
+      confirmSessionMessage({ connectionId: this.info.connectionId, capabilities: SERVER_CAPABILITIES }),
     );
   }
 
@@ -435,7 +380,6 @@ export class DriveSession {
     if (!reqId) {
       this.fail(
         'invalidRequest',
-        WsClose.PolicyViolation,
         'ClientAudioInput needs a req_id. Generate one per utterance and reuse it for each chunk.',
       );
       return;
@@ -443,7 +387,6 @@ export class DriveSession {
     if (audio.byteLength % 2 !== 0) {
       this.fail(
         'invalidAudio',
-        WsClose.InvalidPayload,
         `Audio chunk of ${audio.byteLength} bytes is not whole 16-bit samples. Send mono PCM_S16LE with an even byte count.`,
         reqId,
       );
@@ -454,7 +397,6 @@ export class DriveSession {
     if (request?.playback.inputEnded) {
       this.fail(
         'invalidRequest',
-        WsClose.PolicyViolation,
         `Request ${reqId} already ended. Use a new req_id for each utterance.`,
         reqId,
       );
@@ -503,7 +445,7 @@ export class DriveSession {
 
   #engineFailed(error: unknown, reqId: string): void {
     this.#deps.logger.error({ err: error, ...this.info }, 'engine call failed');
-    this.fail('upstreamError', 4503, 'The lip-sync engine failed. Reconnect with backoff.', reqId);
+    this.fail('upstreamError', 'The lip-sync engine failed. Reconnect with backoff.', reqId);
   }
 
   // --------------------------------------------------------- playback control
@@ -561,17 +503,11 @@ export class DriveSession {
   #reportUnknownRequest(what: string, reqId: string): void {
     this.#deps.metrics.recordError('invalidRequest');
     this.#send(
-      create(wire.MessageSchema, {
-        type: MessageType.SERVER_ERROR,
-        data: {
-          case: 'serverError',
-          value: {
-            connectionId: this.info.connectionId,
-            reqId,
-            code: WsClose.PolicyViolation,
-            message: `invalidRequest: ${what} names req_id "${reqId}", which this connection has not seen. Name the req_id of your latest ClientAudioInput. The session continues.`,
-          },
-        },
+      serverErrorMessage({
+        connectionId: this.info.connectionId,
+        reqId,
+        code: SERVER_ERROR_CODES.invalidRequest,
+        message: `invalidRequest: ${what} names req_id "${reqId}", which this connection has not seen. Name the req_id of your latest ClientAudioInput. The session continues.`,
       }),
     );
   }
