@@ -61,7 +61,12 @@ async function speech(): Promise<Int16Array> {
     const bytes = await readFile(wav);
     const rate = bytes.readUInt32LE(24);
     const dataAt = bytes.indexOf('data') + 8;
-    const src = new Int16Array(bytes.buffer.slice(bytes.byteOffset + dataAt, bytes.byteOffset + bytes.length - ((bytes.length - dataAt) % 2)));
+    const src = new Int16Array(
+      bytes.buffer.slice(
+        bytes.byteOffset + dataAt,
+        bytes.byteOffset + bytes.length - ((bytes.length - dataAt) % 2),
+      ),
+    );
     // espeak-ng speaks at 22050 Hz: resample linearly to 16 kHz.
     const out = new Int16Array(Math.floor((src.length * SAMPLE_RATE) / rate));
     for (let i = 0; i < out.length; i++) {
@@ -105,7 +110,10 @@ function audioMessage(reqId: string, pcm: Int16Array, end: boolean): Buffer {
   return Buffer.concat([Buffer.from([0x08, 3]), lenField(0x22, inner)]);
 }
 
-const CONFIGURE = Buffer.concat([Buffer.from([0x08, 1]), lenField(0x12, Buffer.from([0x08, ...varint(SAMPLE_RATE)]))]);
+const CONFIGURE = Buffer.concat([
+  Buffer.from([0x08, 1]),
+  lenField(0x12, Buffer.from([0x08, ...varint(SAMPLE_RATE)])),
+]);
 
 function readVarint(b: Buffer, p: number): [number, number] {
   let value = 0;
@@ -427,7 +435,9 @@ for (const mode of MODES) {
   const best = ok.at(-1);
   console.log(
     `${mode}: most sessions held with p99 frame lateness < 40 ms: ${best ? best.sessions : 'none of the steps'}` +
-      (best ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms)` : ''),
+      (best
+        ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms)`
+        : ''),
   );
 }
 process.exit(0);

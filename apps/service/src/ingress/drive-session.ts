@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import {
   AvatarError,
   type AvatarErrorCode,
+  assertPcmChunk,
   confirmSessionMessage,
   decodeMessage,
   isAvatarError,
@@ -384,12 +385,12 @@ export class DriveSession {
       );
       return;
     }
-    if (audio.byteLength % 2 !== 0) {
-      this.fail(
-        'invalidAudio',
-        `Audio chunk of ${audio.byteLength} bytes is not whole 16-bit samples. Send mono PCM_S16LE with an even byte count.`,
-        reqId,
-      );
+    let pcm: Int16Array;
+    try {
+      pcm = assertPcmChunk(audio);
+    } catch (error) {
+      const e = isAvatarError(error) ? error : new AvatarError('invalidAudio', String(error));
+      this.fail(e.code, e.message, reqId);
       return;
     }
     let request = this.#known.get(reqId);
@@ -410,7 +411,6 @@ export class DriveSession {
       this.#remember(request);
       this.#current = request;
     }
-    const pcm = toPcm(audio);
     const r = request;
     if (pcm.length > 0) {
       this.#egress?.pushAudio(reqId, pcm);
@@ -606,12 +606,4 @@ export class DriveSession {
       }
     }, 20);
   }
-}
-
-/** A PCM view of the audio bytes (copied when they are not 2-byte aligned). */
-function toPcm(audio: Uint8Array): Int16Array {
-  if (audio.byteOffset % 2 === 0) return new Int16Array(audio.buffer, audio.byteOffset, audio.byteLength / 2);
-  const copy = new Uint8Array(audio.byteLength);
-  copy.set(audio);
-  return new Int16Array(copy.buffer);
 }
