@@ -268,3 +268,6 @@ export function states(client: TestClient, reqId?: string): wire.ServerPlaybackS
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Parsed JSON in assertions (shape checked by the assertions themselves). */
+export type Json = ReturnType<typeof JSON.parse>;
