@@ -198,7 +198,16 @@ async function startService(mode: 'inline' | 'workers'): Promise<Service> {
   const avatars = await mkdtemp(join(tmpdir(), 'avd-bench-avatars-'));
   await writeFile(join(avatars, 'bench.glb'), makeGlb(['jawOpen', 'mouthClose']));
   const port = await freePort();
-  const args = ['--import', 'tsx', serviceMain, '--port', String(port), '--avatars-dir', avatars];
+  const args = [
+    ...(process.env.AVD_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    '--import',
+    'tsx',
+    serviceMain,
+    '--port',
+    String(port),
+    '--avatars-dir',
+    avatars,
+  ];
   args.push('--engine-workers', mode === 'workers' ? values.workers! : '0');
   if (values['engine-module']) args.push('--engine-module', values['engine-module']);
   const child = spawn(process.execPath, args, {

@@ -26,6 +26,7 @@ import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-p
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { AnimationEncoder } from './animation-encoder.js';
+import { type FastAudioInput, readAudioInput } from './audio-fast-path.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
 const { MessageType, PlaybackState, AudioFormat, EgressType } = wire;
@@ -194,6 +195,13 @@ export class DriveSession {
     if (this.#phase === 'opening') {
       this.#pendingWhileOpening.push(data);
       return;
+    }
+    if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
+      const audio = readAudioInput(data);
+      if (audio) {
+        this.#audio(audio);
+        return;
+      }
     }
     let message: wire.Message;
     try {
@@ -376,7 +384,7 @@ export class DriveSession {
 
   // ------------------------------------------------------------------ audio
 
-  #audio(input: wire.ClientAudioInput): void {
+  #audio(input: FastAudioInput | wire.ClientAudioInput): void {
     const { reqId, end, audio } = input;
     if (!reqId) {
       this.fail(
@@ -387,7 +395,10 @@ export class DriveSession {
     }
     let pcm: Int16Array;
     try {
-      pcm = assertPcmChunk(audio);
+      // Aligned bytes are viewed in place; unaligned ones are copied in one block (not per sample).
+      pcm = assertPcmChunk(
+        audio.byteOffset % 2 === 0 || audio.byteLength % 2 !== 0 ? audio : new Uint8Array(audio),
+      );
     } catch (error) {
       const e = isAvatarError(error) ? error : new AvatarError('invalidAudio', String(error));
       this.fail(e.code, e.message, reqId);
