@@ -124,3 +124,12 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
     );
   });
 });
+
+describe('dev credentials', () => {
+  it('two regions starting at once share one set', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'avd-creds-')), 'dev-credentials.json');
+    const [a, b] = await Promise.all([loadOrCreateDevCredentials(path), loadOrCreateDevCredentials(path)]);
+    expect(a.credentials).toEqual(b.credentials);
+    expect([a.created, b.created].filter(Boolean)).toHaveLength(1);
+  });
+});
