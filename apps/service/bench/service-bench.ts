@@ -347,6 +347,14 @@ interface StepResult {
   rssPerSessionKb: number;
   errors: number;
   clientLagP99: number;
+  /** Engine compute per second of audio, from the service's /metrics (cumulative). */
+  engineCpuPerAudioSecond: number;
+}
+
+async function engineCpuPerAudioSecond(service: Service): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const match = /^avatar_drive_engine_cpu_seconds_per_audio_second\{[^}]*\} (\S+)$/m.exec(text);
+  return match ? Number(match[1]) : Number.NaN;
 }
 
 async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<StepResult[]> {
@@ -406,6 +414,7 @@ async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<S
         rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
         errors: stats.errors,
         clientLagP99: percentile(lagSamples, 99),
+        engineCpuPerAudioSecond: await engineCpuPerAudioSecond(service),
       };
       results.push(result);
       report(result);
@@ -428,7 +437,7 @@ function report(r: StepResult): void {
   console.log(
     `${r.mode.padEnd(8)} ${String(r.sessions).padStart(5)} sessions  frames ${String(r.frames).padStart(7)}  ` +
       `lateness p50 ${f(r.latenessP50)} p99 ${f(r.latenessP99)} ms  first frame p50 ${f(r.firstFrameP50)} p99 ${f(r.firstFrameP99)} ms  ` +
-      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms`,
+      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms  engine ${(r.engineCpuPerAudioSecond * 1000).toFixed(2)} ms CPU per audio s`,
   );
 }
 
