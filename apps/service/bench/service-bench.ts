@@ -18,7 +18,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
@@ -349,6 +349,8 @@ interface StepResult {
   clientLagP99: number;
   /** Engine compute per second of audio, from the service's /metrics (cumulative). */
   engineCpuPerAudioSecond: number;
+  /** 1-minute load average of the machine at the end of the step (other work competes for the cores). */
+  loadAverage: number;
 }
 
 async function engineCpuPerAudioSecond(service: Service): Promise<number> {
@@ -415,6 +417,7 @@ async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<S
         errors: stats.errors,
         clientLagP99: percentile(lagSamples, 99),
         engineCpuPerAudioSecond: await engineCpuPerAudioSecond(service),
+        loadAverage: loadavg()[0]!,
       };
       results.push(result);
       report(result);
@@ -437,13 +440,13 @@ function report(r: StepResult): void {
   console.log(
     `${r.mode.padEnd(8)} ${String(r.sessions).padStart(5)} sessions  frames ${String(r.frames).padStart(7)}  ` +
       `lateness p50 ${f(r.latenessP50)} p99 ${f(r.latenessP99)} ms  first frame p50 ${f(r.firstFrameP50)} p99 ${f(r.firstFrameP99)} ms  ` +
-      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms  engine ${(r.engineCpuPerAudioSecond * 1000).toFixed(2)} ms CPU per audio s`,
+      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms  engine ${(r.engineCpuPerAudioSecond * 1000).toFixed(2)} ms CPU per audio s  load ${r.loadAverage.toFixed(1)}`,
   );
 }
 
 const audio = await speech();
 console.log(
-  `service bench: ${(audio.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s each`,
+  `service bench on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(1)}): ${(audio.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s each`,
 );
 const all: StepResult[] = [];
 for (const mode of MODES) all.push(...(await runMode(mode, audio)));
