@@ -47,15 +47,13 @@ async function startCli(args: string[]): Promise<{ child: ChildProcess; out: () 
 }
 
 describe('avatar-drive-service CLI (embedded defaults)', () => {
-  it('creates dev credentials on first start, prints how to reach the service, and reuses them', async () => {
+  it('two regions started at once share fresh dev credentials; a token minted in one works in the other', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'avd-cli-'));
     const credentialsPath = join(dir, 'dev-credentials.json');
     const avatarsDir = await makeAvatarsDir();
-    const args = [
+    const common = [
       '--port',
       '0',
-      '--region',
-      'us-west',
       '--dev-credentials',
       credentialsPath,
       '--avatars-dir',
@@ -63,31 +61,41 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
       '--engine-module',
       DRIVER_MODULE,
     ];
-    const first = await startCli(args);
+    const [ap, us] = await Promise.all([
+      startCli(['--region', 'ap-northeast', ...common]),
+      startCli(['--region', 'us-west', ...common]),
+    ]);
     const credentials = JSON.parse(await readFile(credentialsPath, 'utf8')) as {
       appId: string;
       apiKey: string;
     };
     expect((await stat(credentialsPath)).mode & 0o777).toBe(0o600);
-    const out = first.out();
-    expect(out).toContain('Avatar Drive service (us-west) is running');
-    expect(out).toContain(`App ID   ${credentials.appId}`);
-    expect(out).toContain(`dev credentials (created ${credentialsPath})`);
-    const url = /console API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(out)![1]!;
-    const ingressUrl = /ingress\s+(ws:\/\/\S+)/.exec(out)![1]!;
-    // The printed credentials work.
-    const token = await mintToken({ url }, credentials.apiKey);
-    const client = await TestClient.open({ ingressUrl }, token, { appId: credentials.appId });
+    expect(ap.out()).toContain('Avatar Drive service (ap-northeast) is running');
+    expect(us.out()).toContain('Avatar Drive service (us-west) is running');
+    for (const out of [ap.out(), us.out()]) {
+      expect(out).toContain(`App ID   ${credentials.appId}`);
+      expect(out).toContain(`API key  ${credentials.apiKey}`);
+    }
+    expect(
+      [ap.out(), us.out()].filter((o) => o.includes(`dev credentials (created ${credentialsPath})`)),
+    ).toHaveLength(1);
+    const endpoints = (out: string) => ({
+      url: /console API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(out)![1]!,
+      ingressUrl: /ingress\s+(ws:\/\/\S+)/.exec(out)![1]!,
+    });
+    // Minted in ap-northeast, used in us-west.
+    const token = await mintToken(endpoints(ap.out()), credentials.apiKey);
+    const client = await TestClient.open(endpoints(us.out()), token, { appId: credentials.appId });
     client.configure();
     await client.confirmed();
     client.close();
     // Log lines (JSON) never carry the key; only the banner prints it.
-    const logLines = out.split('\n').filter((l) => l.startsWith('{'));
+    const logLines = [ap.out(), us.out()]
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.join('\n')).not.toContain(credentials.apiKey);
-    first.child.kill('SIGTERM');
-    await new Promise((r) => first.child.once('exit', r));
-
     // A restart reads the same file.
     const again = await loadOrCreateDevCredentials(credentialsPath);
     expect(again.created).toBe(false);
