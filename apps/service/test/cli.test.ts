@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config.js';
 import { loadOrCreateDevCredentials } from '../src/credentials/dev-credentials.js';
 import { DRIVER_MODULE, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
+import { TestRedis } from './support/redis-server.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -47,7 +48,9 @@ async function startCli(args: string[]): Promise<{ child: ChildProcess; out: () 
 }
 
 describe('avatar-drive-service CLI (embedded defaults)', () => {
-  it('two regions started at once share fresh dev credentials; a token minted in one works in the other', async () => {
+  it('two regions started at once share fresh dev credentials; a token minted in one works in the other', {
+    timeout: 60_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'avd-cli-'));
     const credentialsPath = join(dir, 'dev-credentials.json');
     const avatarsDir = await makeAvatarsDir();
@@ -101,6 +104,54 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
     expect(again.created).toBe(false);
     expect(again.credentials).toEqual(credentials);
   });
+
+  it('--processes 2 runs two service processes on one port, sharing state through Redis', async () => {
+    const redis = await TestRedis.start();
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'avd-cli-'));
+      const credentialsPath = join(dir, 'dev-credentials.json');
+      const cli = await startCli([
+        '--port',
+        '0',
+        '--processes',
+        '2',
+        '--redis-url',
+        redis.url,
+        '--dev-credentials',
+        credentialsPath,
+        '--avatars-dir',
+        await makeAvatarsDir(),
+        '--engine-module',
+        DRIVER_MODULE,
+      ]);
+      expect(cli.out()).toContain('is running in 2 processes');
+      const credentials = JSON.parse(await readFile(credentialsPath, 'utf8')) as {
+        appId: string;
+        apiKey: string;
+      };
+      const url = /console API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(cli.out())![1]!;
+      const ingressUrl = /ingress\s+(ws:\/\/\S+)/.exec(cli.out())![1]!;
+      const clients: TestClient[] = [];
+      for (let i = 0; i < 4; i++) {
+        const token = await mintToken({ url }, credentials.apiKey);
+        const client = await TestClient.open({ ingressUrl }, token, { appId: credentials.appId });
+        client.configure();
+        await client.confirmed();
+        clients.push(client);
+        // Whichever process takes the second attempt, the token is already spent.
+        await expect(
+          TestClient.open({ ingressUrl }, token, { appId: credentials.appId }),
+        ).rejects.toMatchObject({ status: 401 });
+      }
+      for (const c of clients) c.close();
+    } finally {
+      for (const child of children.splice(0)) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      await redis.kill();
+    }
+  }, 90_000);
 
   it('resolves regions, ports and production apps from flags and env', async () => {
     const env = {

@@ -129,7 +129,7 @@ export class TestClient {
           reject(
             Object.assign(new Error(`HTTP ${res.statusCode}`), {
               status: res.statusCode,
-              body: JSON.parse(body || '{}'),
+              body: parseJson(body),
             }),
           ),
         );
@@ -271,3 +271,11 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Parsed JSON in assertions (shape checked by the assertions themselves). */
 export type Json = ReturnType<typeof JSON.parse>;
+
+function parseJson(text: string): Json {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return { text };
+  }
+}
