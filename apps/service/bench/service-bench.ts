@@ -12,11 +12,12 @@
  * and RSS per session; and the most sessions held with p99 lateness < 40 ms.
  *
  * Flags: --steps 50,100,200,300,400  --hold 8 (s per step)  --modes inline,workers
- *        --workers 2  --engine-module SPEC (default @avatar-drive/engine)  --json
+ *        --workers 2 (engine threads, or service processes in mode `processes`, which starts a
+ *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --json
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +25,13 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../src/credentials/api-keys.js';
 import { makeGlb } from '../test/support/glb.js';
+import { TestRedis } from '../test/support/redis-server.js';
 
 const { values } = parseArgs({
   options: {
     steps: { type: 'string', default: '50,100,200,300,400' },
     hold: { type: 'string', default: '8' },
-    modes: { type: 'string', default: 'inline,workers' },
+    modes: { type: 'string', default: 'inline,workers,processes' },
     workers: { type: 'string', default: '2' },
     'engine-module': { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -37,7 +39,8 @@ const { values } = parseArgs({
 });
 const STEPS = values.steps!.split(',').map(Number);
 const HOLD_MS = Number(values.hold) * 1000;
-const MODES = values.modes!.split(',') as ('inline' | 'workers')[];
+type Mode = 'inline' | 'workers' | 'processes';
+const MODES = values.modes!.split(',') as Mode[];
 const SAMPLE_RATE = 16000;
 const CHUNK_SAMPLES = (SAMPLE_RATE * 20) / 1000;
 const APP_ID = 'app_bench';
@@ -190,11 +193,12 @@ async function freePort(): Promise<number> {
 
 interface Service {
   child: ChildProcess;
+  stop(): Promise<void>;
   url: string;
   ingressUrl: string;
 }
 
-async function startService(mode: 'inline' | 'workers'): Promise<Service> {
+async function startService(mode: Mode): Promise<Service> {
   const avatars = await mkdtemp(join(tmpdir(), 'avd-bench-avatars-'));
   await writeFile(join(avatars, 'bench.glb'), makeGlb(['jawOpen', 'mouthClose']));
   const port = await freePort();
@@ -209,6 +213,12 @@ async function startService(mode: 'inline' | 'workers'): Promise<Service> {
     avatars,
   ];
   args.push('--engine-workers', mode === 'workers' ? values.workers! : '0');
+  let redis: TestRedis | undefined;
+  if (mode === 'processes') {
+    // Processes share the token ledger and session counts through Redis.
+    redis = await TestRedis.start();
+    args.push('--processes', values.workers!, '--redis-url', redis.url);
+  }
   if (values['engine-module']) args.push('--engine-module', values['engine-module']);
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -230,11 +240,46 @@ async function startService(mode: 'inline' | 'workers'): Promise<Service> {
     });
     child.once('exit', (code) => reject(new Error(`service exited ${code}: ${out}`)));
   });
-  return { child, url: `http://127.0.0.1:${port}`, ingressUrl: `ws://127.0.0.1:${port}/v2/driveningress` };
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    ingressUrl: `ws://127.0.0.1:${port}/v2/driveningress`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await redis?.kill();
+    },
+  };
+}
+
+/** CPU seconds and RSS of a process plus its direct children (cluster processes). */
+async function processStats(pid: number): Promise<{ cpu: number; rss: number }> {
+  const pids = [pid];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.split(') ')[1]!.split(' ')[1]) === pid) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let cpu = 0;
+  let rss = 0;
+  for (const p of pids) {
+    try {
+      const one = await singleProcessStats(p);
+      cpu += one.cpu;
+      rss += one.rss;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return { cpu, rss };
 }
 
 /** utime+stime of a process in seconds, and its RSS in bytes (Linux /proc). */
-async function processStats(pid: number): Promise<{ cpu: number; rss: number }> {
+async function singleProcessStats(pid: number): Promise<{ cpu: number; rss: number }> {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
   const ticks = Number(stat[11]) + Number(stat[12]);
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -359,7 +404,7 @@ async function engineCpuPerAudioSecond(service: Service): Promise<number> {
   return match ? Number(match[1]) : Number.NaN;
 }
 
-async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<StepResult[]> {
+async function runMode(mode: Mode, audio: Int16Array): Promise<StepResult[]> {
   const service = await startService(mode);
   const pid = service.child.pid!;
   const clients: BenchClient[] = [];
@@ -429,7 +474,7 @@ async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<S
       c.stopped = true;
       c.ws.terminate();
     }
-    service.child.kill('SIGTERM');
+    await service.stop();
   }
   return results;
 }
