@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config.js';
 import { loadOrCreateDevCredentials } from '../src/credentials/dev-credentials.js';
-import { DRIVER_MODULE, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
+import { makeAvatarsDir, mintToken, STAND_IN_DRIVER_MODULE, TestClient } from './support/harness.js';
 import { TestRedis } from './support/redis-server.js';
 
 const children: ChildProcess[] = [];
@@ -62,7 +62,7 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
       '--avatars-dir',
       avatarsDir,
       '--engine-module',
-      DRIVER_MODULE,
+      STAND_IN_DRIVER_MODULE,
     ];
     const [ap, us] = await Promise.all([
       startCli(['--region', 'ap-northeast', ...common]),
@@ -122,7 +122,7 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
         '--avatars-dir',
         await makeAvatarsDir(),
         '--engine-module',
-        DRIVER_MODULE,
+        STAND_IN_DRIVER_MODULE,
       ]);
       expect(cli.out()).toContain('is running in 2 processes');
       const credentials = JSON.parse(await readFile(credentialsPath, 'utf8')) as {
