@@ -1,6 +1,11 @@
 import { ARKIT_INDEX, type AvatarError } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvatarSession, type AvatarSessionOptions, type PlaybackStateInfo, type RelayEvent } from '../src/index.js';
+import {
+  AvatarSession,
+  type AvatarSessionOptions,
+  type PlaybackStateInfo,
+  type RelayEvent,
+} from '../src/index.js';
 import { decodeRelay } from './support/relay-check.js';
 import {
   AVATAR_ID,
@@ -137,17 +142,21 @@ describe('Host mode against the real service', () => {
     expect(() => s.sendAudio(new Int16Array(10))).toThrow(/await session.start\(\) first/);
     await s.start();
     expect(() => s.sendAudio(new Uint8Array(3))).toThrow(expect.objectContaining({ code: 'invalidAudio' }));
-    expect(() => s.sendAudio([1, 2] as unknown as Int16Array)).toThrow(expect.objectContaining({ code: 'invalidAudio' }));
+    expect(() => s.sendAudio([1, 2] as unknown as Int16Array)).toThrow(
+      expect.objectContaining({ code: 'invalidAudio' }),
+    );
     await expect(s.pause()).rejects.toMatchObject({ code: 'invalidState' });
     await s.close();
     expect(() => s.sendAudio(new Int16Array(10))).toThrow(/closed/);
     await expect(s.start()).rejects.toMatchObject({ code: 'invalidState' });
-    expect(() => session({ sampleRate: 11025 })).toThrow(expect.objectContaining({ code: 'unsupportedSampleRate' }));
+    expect(() => session({ sampleRate: 11025 })).toThrow(
+      expect.objectContaining({ code: 'unsupportedSampleRate' }),
+    );
     expect(() => session({ avatarId: '' })).toThrow(/avatarId is required/);
     expect(() => session({ apiKey: undefined })).toThrow(/apiKey .* or sessionToken/);
-    expect(() =>
-      session({ egress: { provider: 'livekit', url: 'wss://lk.example', room: 'r' } }),
-    ).toThrow(expect.objectContaining({ code: 'invalidEgressConfig' }));
+    expect(() => session({ egress: { provider: 'livekit', url: 'wss://lk.example', room: 'r' } })).toThrow(
+      expect.objectContaining({ code: 'invalidEgressConfig' }),
+    );
   });
 
   it('interrupt stops the output at once and tells the browser; the next utterance plays', async () => {
@@ -171,14 +180,19 @@ describe('Host mode against the real service', () => {
     await until(() => events.some((e) => e.type === 'animation'));
     expect(s.interrupt()).toBe(first);
     const atInterrupt = events.length;
-    expect(events.at(-1)).toMatchObject({ type: 'control', control: { type: 'interrupt', conversationId: first } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'control',
+      control: { type: 'interrupt', conversationId: first },
+    });
     await until(() => states.some((x) => x.reqId === first && x.state === 'interrupted'));
     expect(states.find((x) => x.state === 'interrupted')!.reason).toBe('explicit');
     // Nothing more for the interrupted conversation.
     const second = sendUtterance(s, tone(400));
     expect(second).not.toBe(first);
     await until(() => decodeRelay(relayed).get(second)?.animationLast === true);
-    expect(events.slice(atInterrupt).every((e) => e.type === 'control' || e.conversationId === second)).toBe(true);
+    expect(events.slice(atInterrupt).every((e) => e.type === 'control' || e.conversationId === second)).toBe(
+      true,
+    );
     const decoded = decodeRelay(relayed);
     expect(decoded.get(first)!.animationLast).toBe(false);
     expect(decoded.get(second)!.frames).toHaveLength(10);
@@ -208,7 +222,9 @@ describe('Host mode against the real service', () => {
     // Paused time does not count as played.
     expect(resumed.playedMs - paused.playedMs).toBeLessThan(150);
     await until(() => states.some((x) => x.state === 'ended'), 5000);
-    const controls = events.filter((e) => e.type === 'control').map((e) => (e.type === 'control' ? e.control.type : ''));
+    const controls = events
+      .filter((e) => e.type === 'control')
+      .map((e) => (e.type === 'control' ? e.control.type : ''));
     expect(controls).toEqual(['pause', 'resume']);
     // After the end, pause reports ENDED.
     expect((await s.pause()).state).toBe('ended');

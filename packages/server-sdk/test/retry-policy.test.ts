@@ -122,7 +122,12 @@ describe('region fallback and retry policy against real service processes', () =
       expect(s.region).toBe('us-west');
       const first = s.attempts[0]!;
       expect(first.region).toBe('ap-northeast');
-      expect(first.error).toMatchObject({ code: 'upstreamError', closeCode: 4503, retryable: true, phase: 'configure' });
+      expect(first.error).toMatchObject({
+        code: 'upstreamError',
+        closeCode: 4503,
+        retryable: true,
+        phase: 'configure',
+      });
       await s.close();
       expect(rec.errors).toEqual([]);
     } finally {
@@ -174,12 +179,21 @@ describe('region fallback and retry policy against real service processes', () =
     });
     await used.start();
     await used.close();
-    const { s, rec } = session({ apiKey: undefined, sessionToken: token, regions: regions(backup, redisBacked) });
+    const { s, rec } = session({
+      apiKey: undefined,
+      sessionToken: token,
+      regions: regions(backup, redisBacked),
+    });
     const error = await s.start().then(
       () => undefined,
       (e: AvatarError) => e,
     );
-    expect(error).toMatchObject({ code: 'sessionTokenInvalid', closeCode: 4010, httpStatus: 401, retryable: false });
+    expect(error).toMatchObject({
+      code: 'sessionTokenInvalid',
+      closeCode: 4010,
+      httpStatus: 401,
+      retryable: false,
+    });
     expect(s.attempts).toHaveLength(1);
     await s.closed;
     expect(rec.errors).toEqual([error]);
@@ -188,7 +202,11 @@ describe('region fallback and retry policy against real service processes', () =
 
   it('4003 (concurrency limit, a WebSocket close) is not retried', async () => {
     const open = () =>
-      session({ appId: fixtures.smallAppId, apiKey: fixtures.smallApiKey, regions: regions(backup, redisBacked) });
+      session({
+        appId: fixtures.smallAppId,
+        apiKey: fixtures.smallApiKey,
+        regions: regions(backup, redisBacked),
+      });
     const a = open();
     const b = open();
     await a.s.start();
@@ -215,7 +233,12 @@ describe('region fallback and retry policy against real service processes', () =
     expect(s.region).toBe('us-west');
     expect(rec.states).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     expect(rec.errors).toHaveLength(1);
-    expect(rec.errors[0]).toMatchObject({ code: 'upstreamError', closeCode: 4503, retryable: true, phase: 'stream' });
+    expect(rec.errors[0]).toMatchObject({
+      code: 'upstreamError',
+      closeCode: 4503,
+      retryable: true,
+      phase: 'stream',
+    });
     // The browser is told to stop the utterance that was lost with the connection.
     expect(rec.events).toContainEqual(
       expect.objectContaining({ type: 'control', control: { type: 'interrupt', conversationId: inFlight } }),
@@ -238,12 +261,20 @@ describe('region fallback and retry policy against real service processes', () =
     await s.start();
     const closed = await s.closed;
     expect(closed.code).toBe(4009);
-    expect(closed.error).toMatchObject({ code: 'idleTimeout', closeCode: 4009, retryable: false, phase: 'stream' });
+    expect(closed.error).toMatchObject({
+      code: 'idleTimeout',
+      closeCode: 4009,
+      retryable: false,
+      phase: 'stream',
+    });
     expect(rec.errors).toHaveLength(1);
     expect(rec.errors[0]!.message).toMatch(/No message for 1 s/);
     expect(rec.states).toEqual(['connecting', 'connected', 'closed']);
     expect(s.attempts).toHaveLength(1);
-    expect(rec.events.at(-1)).toMatchObject({ type: 'control', control: { type: 'end', reason: 'idleTimeout' } });
+    expect(rec.events.at(-1)).toMatchObject({
+      type: 'control',
+      control: { type: 'end', reason: 'idleTimeout' },
+    });
     await idle.stop();
   });
 

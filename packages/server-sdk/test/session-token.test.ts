@@ -32,7 +32,11 @@ async function failure(promise: Promise<unknown>) {
 
 describe('createSessionToken against the real console', () => {
   it('mints a token that opens exactly one session', async () => {
-    const token = await createSessionToken({ apiKey: fixtures.apiKey, consoleUrl: service.url, ttlSeconds: 60 });
+    const token = await createSessionToken({
+      apiKey: fixtures.apiKey,
+      consoleUrl: service.url,
+      ttlSeconds: 60,
+    });
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const open = (sessionToken: string) =>
       new AvatarSession({
@@ -75,7 +79,9 @@ describe('createSessionToken against the real console', () => {
     expect(error.httpStatus).toBe(401);
     expect(error.retryable).toBe(false);
     expect(error.message).toContain('The API key is not recognized');
-    expect(JSON.stringify({ ...error, message: error.message, details: error.details })).not.toContain(wrongKey);
+    expect(JSON.stringify({ ...error, message: error.message, details: error.details })).not.toContain(
+      wrongKey,
+    );
   });
 
   it('rejects bad expiries before calling the console', async () => {
@@ -88,7 +94,9 @@ describe('createSessionToken against the real console', () => {
       { ttlSeconds: 1.5 },
       { ttlSeconds: 60, expireAt: now + 60 },
     ]) {
-      const error = await failure(createSessionToken({ apiKey: fixtures.apiKey, consoleUrl: service.url, ...options }));
+      const error = await failure(
+        createSessionToken({ apiKey: fixtures.apiKey, consoleUrl: service.url, ...options }),
+      );
       expect(error.code).toBe('invalidRequest');
       expect(error.httpStatus).toBeUndefined();
     }

@@ -11,6 +11,8 @@ export default function setup(): void {
   try {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
   } catch {
-    throw new Error('redis-server is not installed. Run `bash scripts/setup.sh` (or `apt-get install -y redis-server`).');
+    throw new Error(
+      'redis-server is not installed. Run `bash scripts/setup.sh` (or `apt-get install -y redis-server`).',
+    );
   }
 }

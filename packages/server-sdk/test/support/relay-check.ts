@@ -2,9 +2,9 @@
 import {
   animationToDriveFrames,
   type DecodedRelayMessage,
+  type DriveFrame,
   int16FromBytes,
   RelayDecoder,
-  type DriveFrame,
 } from '@avatar-drive/core';
 
 export interface DecodedConversation {
