@@ -555,8 +555,9 @@ export class AvatarSession implements AvatarSessionCallbacks {
       `${e.message} (gave up after ${max} attempt${max === 1 ? '' : 's'} across ${endpoints.map((x) => x.region).join(', ')})`,
       {
         retryable: e.retryable,
-        phase,
+        phase: e.phase ?? phase,
         ...(e.closeCode !== undefined && { closeCode: e.closeCode }),
+        ...(e.details !== undefined && { details: e.details }),
         ...(e.httpStatus !== undefined && { httpStatus: e.httpStatus }),
         cause: e,
       },

@@ -292,4 +292,28 @@ describe('Host mode against the real service', () => {
       `[server-sdk] ${SESSIONS} concurrent sessions: ${totalCallbacks} ordered callbacks, ${totalFrames} frames in ${Math.round(elapsed)} ms`,
     );
   });
+
+  it('RTC mode sends the egress config; a service without that egress answers egressUnavailable', async () => {
+    const s = session({
+      reconnect: false,
+      egress: {
+        provider: 'livekit',
+        url: 'ws://127.0.0.1:7880',
+        room: 'demo',
+        apiKey: 'devkey',
+        apiSecret: 'a-livekit-secret',
+        publisherId: 'agent-1',
+        extraAttributes: { role: 'avatar' },
+        idleTimeout: 30,
+      },
+    });
+    expect(() => s.relay()).toThrow(/Host mode/);
+    const error = await s.start().then(
+      () => undefined,
+      (e: AvatarError) => e,
+    );
+    expect(error).toMatchObject({ code: 'egressUnavailable', phase: 'configure', closeCode: 4502 });
+    expect(error!.message).toMatch(/LiveKit egress is not configured on this server/);
+    expect(error!.message).not.toContain('a-livekit-secret');
+  });
 });
