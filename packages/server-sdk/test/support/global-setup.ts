@@ -8,6 +8,9 @@ export default function setup(): void {
   if (!existsSync(join(root, 'apps/service/dist/main.js'))) {
     throw new Error('The driving service is not built: run `pnpm build` (or `bash scripts/setup.sh`) first.');
   }
+  if (!existsSync(join(root, 'packages/server-sdk/dist/index.js'))) {
+    throw new Error('server-sdk is not built (the examples import it): run `pnpm build` first.');
+  }
   try {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
   } catch {
