@@ -16,7 +16,7 @@ import {
   audioInputMessage,
   configureSessionMessage,
   type ErrorPhase,
-  extractResponseAnimation,
+  encodeRelayMessage,
   int16ToBytes,
   interruptMessage,
   isAvatarError,
@@ -27,7 +27,6 @@ import {
   PlaybackState,
   pauseMessage,
   type RegionEndpoints,
-  RelayEncoder,
   Resampler,
   type ResolvedEndpoint,
   resolveEndpoints,
@@ -37,11 +36,13 @@ import {
   serverErrorToAvatarError,
   validateAudioFormat,
 } from '@avatar-drive/core';
+import { responseAnimationBytes } from './animation-bytes.js';
 import { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
 import { IngressSocket } from './ingress-socket.js';
 import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
+import { RelayNumbering } from './relay-numbering.js';
 import { RelayStream } from './relay-stream.js';
 import { createSessionMachine, type SessionState, type SessionTrigger } from './session-state.js';
 import { DEFAULT_TOKEN_TTL_SECONDS, requestSessionToken, resolveExpiry } from './session-token.js';
@@ -190,7 +191,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
   readonly #hostMode: boolean;
   readonly #inputRate: number;
   readonly #sampleRate: number;
-  readonly #relayEncoder = new RelayEncoder();
+  readonly #relayNumbers = new RelayNumbering();
   readonly #relayStreams = new Set<RelayStream>();
   readonly #attempts: ConnectionAttempt[] = [];
   readonly #finished = new Set<string>();
@@ -648,7 +649,13 @@ export class AvatarSession implements AvatarSessionCallbacks {
         if (end) this.#markFinished(reqId);
         let encoded: Uint8Array;
         try {
-          encoded = this.#relayEncoder.animation(reqId, extractResponseAnimation(raw), { last: end });
+          encoded = encodeRelayMessage({
+            kind: 'animation',
+            conversationId: reqId,
+            sequence: this.#relayNumbers.take(reqId, 'animation', end),
+            last: end,
+            payload: responseAnimationBytes(raw, data.value),
+          });
         } catch (error) {
           this.#deliverError(toAvatarError(error, 'stream'));
           return;
@@ -861,7 +868,14 @@ export class AvatarSession implements AvatarSessionCallbacks {
   // ------------------------------------------------------------------ relay
 
   #emitAudio(reqId: string, pcm: Uint8Array, last: boolean): void {
-    const encoded = this.#relayEncoder.audio(reqId, pcm, { sampleRate: this.#sampleRate, last });
+    const encoded = encodeRelayMessage({
+      kind: 'audio',
+      conversationId: reqId,
+      sequence: this.#relayNumbers.take(reqId, 'audio', last),
+      last,
+      sampleRate: this.#sampleRate,
+      pcm,
+    });
     const sampleRate = this.#sampleRate;
     this.#pushRelay({ type: 'audio', conversationId: reqId, data: encoded, last });
     this.#deliver('onAudio', () => this.onAudio?.(encoded, { conversationId: reqId, last, sampleRate }));
