@@ -2,7 +2,8 @@ import { defineConfig } from 'tsup';
 
 // ESM only: this is a Node app, never imported by CommonJS code.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts', 'src/engine/engine-worker.ts'],
+  // engine-worker sits next to the chunks so the pool finds it at ./engine-worker.js.
+  entry: { index: 'src/index.ts', main: 'src/main.ts', 'engine-worker': 'src/engine/engine-worker.ts' },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   sourcemap: true,

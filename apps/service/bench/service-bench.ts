@@ -12,24 +12,26 @@
  * and RSS per session; and the most sessions held with p99 lateness < 40 ms.
  *
  * Flags: --steps 50,100,200,300,400  --hold 8 (s per step)  --modes inline,workers
- *        --workers 2  --engine-module SPEC (default @avatar-drive/engine)  --json
+ *        --workers 2 (engine threads, or service processes in mode `processes`, which starts a
+ *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --json
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../src/credentials/api-keys.js';
 import { makeGlb } from '../test/support/glb.js';
+import { TestRedis } from '../test/support/redis-server.js';
 
 const { values } = parseArgs({
   options: {
     steps: { type: 'string', default: '50,100,200,300,400' },
     hold: { type: 'string', default: '8' },
-    modes: { type: 'string', default: 'inline,workers' },
+    modes: { type: 'string', default: 'inline,workers,processes' },
     workers: { type: 'string', default: '2' },
     'engine-module': { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -37,7 +39,8 @@ const { values } = parseArgs({
 });
 const STEPS = values.steps!.split(',').map(Number);
 const HOLD_MS = Number(values.hold) * 1000;
-const MODES = values.modes!.split(',') as ('inline' | 'workers')[];
+type Mode = 'inline' | 'workers' | 'processes';
+const MODES = values.modes!.split(',') as Mode[];
 const SAMPLE_RATE = 16000;
 const CHUNK_SAMPLES = (SAMPLE_RATE * 20) / 1000;
 const APP_ID = 'app_bench';
@@ -61,7 +64,12 @@ async function speech(): Promise<Int16Array> {
     const bytes = await readFile(wav);
     const rate = bytes.readUInt32LE(24);
     const dataAt = bytes.indexOf('data') + 8;
-    const src = new Int16Array(bytes.buffer.slice(bytes.byteOffset + dataAt, bytes.byteOffset + bytes.length - ((bytes.length - dataAt) % 2)));
+    const src = new Int16Array(
+      bytes.buffer.slice(
+        bytes.byteOffset + dataAt,
+        bytes.byteOffset + bytes.length - ((bytes.length - dataAt) % 2),
+      ),
+    );
     // espeak-ng speaks at 22050 Hz: resample linearly to 16 kHz.
     const out = new Int16Array(Math.floor((src.length * SAMPLE_RATE) / rate));
     for (let i = 0; i < out.length; i++) {
@@ -105,7 +113,10 @@ function audioMessage(reqId: string, pcm: Int16Array, end: boolean): Buffer {
   return Buffer.concat([Buffer.from([0x08, 3]), lenField(0x22, inner)]);
 }
 
-const CONFIGURE = Buffer.concat([Buffer.from([0x08, 1]), lenField(0x12, Buffer.from([0x08, ...varint(SAMPLE_RATE)]))]);
+const CONFIGURE = Buffer.concat([
+  Buffer.from([0x08, 1]),
+  lenField(0x12, Buffer.from([0x08, ...varint(SAMPLE_RATE)])),
+]);
 
 function readVarint(b: Buffer, p: number): [number, number] {
   let value = 0;
@@ -182,16 +193,32 @@ async function freePort(): Promise<number> {
 
 interface Service {
   child: ChildProcess;
+  stop(): Promise<void>;
   url: string;
   ingressUrl: string;
 }
 
-async function startService(mode: 'inline' | 'workers'): Promise<Service> {
+async function startService(mode: Mode): Promise<Service> {
   const avatars = await mkdtemp(join(tmpdir(), 'avd-bench-avatars-'));
   await writeFile(join(avatars, 'bench.glb'), makeGlb(['jawOpen', 'mouthClose']));
   const port = await freePort();
-  const args = ['--import', 'tsx', serviceMain, '--port', String(port), '--avatars-dir', avatars];
+  const args = [
+    ...(process.env.AVD_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    '--import',
+    'tsx',
+    serviceMain,
+    '--port',
+    String(port),
+    '--avatars-dir',
+    avatars,
+  ];
   args.push('--engine-workers', mode === 'workers' ? values.workers! : '0');
+  let redis: TestRedis | undefined;
+  if (mode === 'processes') {
+    // Processes share the token ledger and session counts through Redis.
+    redis = await TestRedis.start();
+    args.push('--processes', values.workers!, '--redis-url', redis.url);
+  }
   if (values['engine-module']) args.push('--engine-module', values['engine-module']);
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -213,11 +240,46 @@ async function startService(mode: 'inline' | 'workers'): Promise<Service> {
     });
     child.once('exit', (code) => reject(new Error(`service exited ${code}: ${out}`)));
   });
-  return { child, url: `http://127.0.0.1:${port}`, ingressUrl: `ws://127.0.0.1:${port}/v2/driveningress` };
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    ingressUrl: `ws://127.0.0.1:${port}/v2/driveningress`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await redis?.kill();
+    },
+  };
+}
+
+/** CPU seconds and RSS of a process plus its direct children (cluster processes). */
+async function processStats(pid: number): Promise<{ cpu: number; rss: number }> {
+  const pids = [pid];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.split(') ')[1]!.split(' ')[1]) === pid) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let cpu = 0;
+  let rss = 0;
+  for (const p of pids) {
+    try {
+      const one = await singleProcessStats(p);
+      cpu += one.cpu;
+      rss += one.rss;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return { cpu, rss };
 }
 
 /** utime+stime of a process in seconds, and its RSS in bytes (Linux /proc). */
-async function processStats(pid: number): Promise<{ cpu: number; rss: number }> {
+async function singleProcessStats(pid: number): Promise<{ cpu: number; rss: number }> {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
   const ticks = Number(stat[11]) + Number(stat[12]);
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -330,9 +392,19 @@ interface StepResult {
   rssPerSessionKb: number;
   errors: number;
   clientLagP99: number;
+  /** Engine compute per second of audio, from the service's /metrics (cumulative). */
+  engineCpuPerAudioSecond: number;
+  /** 1-minute load average of the machine at the end of the step (other work competes for the cores). */
+  loadAverage: number;
 }
 
-async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<StepResult[]> {
+async function engineCpuPerAudioSecond(service: Service): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const match = /^avatar_drive_engine_cpu_seconds_per_audio_second\{[^}]*\} (\S+)$/m.exec(text);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+async function runMode(mode: Mode, audio: Int16Array): Promise<StepResult[]> {
   const service = await startService(mode);
   const pid = service.child.pid!;
   const clients: BenchClient[] = [];
@@ -389,6 +461,8 @@ async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<S
         rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
         errors: stats.errors,
         clientLagP99: percentile(lagSamples, 99),
+        engineCpuPerAudioSecond: await engineCpuPerAudioSecond(service),
+        loadAverage: loadavg()[0]!,
       };
       results.push(result);
       report(result);
@@ -400,7 +474,7 @@ async function runMode(mode: 'inline' | 'workers', audio: Int16Array): Promise<S
       c.stopped = true;
       c.ws.terminate();
     }
-    service.child.kill('SIGTERM');
+    await service.stop();
   }
   return results;
 }
@@ -411,13 +485,13 @@ function report(r: StepResult): void {
   console.log(
     `${r.mode.padEnd(8)} ${String(r.sessions).padStart(5)} sessions  frames ${String(r.frames).padStart(7)}  ` +
       `lateness p50 ${f(r.latenessP50)} p99 ${f(r.latenessP99)} ms  first frame p50 ${f(r.firstFrameP50)} p99 ${f(r.firstFrameP99)} ms  ` +
-      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms`,
+      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms  engine ${(r.engineCpuPerAudioSecond * 1000).toFixed(2)} ms CPU per audio s  load ${r.loadAverage.toFixed(1)}`,
   );
 }
 
 const audio = await speech();
 console.log(
-  `service bench: ${(audio.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s each`,
+  `service bench on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(1)}): ${(audio.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s each`,
 );
 const all: StepResult[] = [];
 for (const mode of MODES) all.push(...(await runMode(mode, audio)));
@@ -427,7 +501,9 @@ for (const mode of MODES) {
   const best = ok.at(-1);
   console.log(
     `${mode}: most sessions held with p99 frame lateness < 40 ms: ${best ? best.sessions : 'none of the steps'}` +
-      (best ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms)` : ''),
+      (best
+        ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms)`
+        : ''),
   );
 }
 process.exit(0);

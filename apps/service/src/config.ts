@@ -24,6 +24,8 @@ export interface ResolvedConfig {
   /** Set in the embedded default: the dev credentials to print. */
   dev?: { credentials: DevCredentials; created: boolean; path: string };
   logLevel: string;
+  /** Service processes sharing the port (1 = this process only). */
+  processes: number;
 }
 
 const FLAGS = {
@@ -38,6 +40,7 @@ const FLAGS = {
   'engine-module': { type: 'string' },
   'dev-credentials': { type: 'string' },
   'log-level': { type: 'string' },
+  processes: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -56,6 +59,7 @@ export const USAGE = `avatar-drive-service [options]
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
   --log-level LEVEL               LOG_LEVEL (default info)
+  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
 
   avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)`;
 
@@ -169,5 +173,16 @@ export async function resolveConfig(
     ...(redisUrl && { redisUrl }),
     ...(publicUrl && { publicUrl }),
   };
-  return { options, ...(dev && { dev }), logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info' };
+  const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
+  if (processes > 1 && !redisUrl) {
+    throw new Error(
+      `--processes ${processes} needs REDIS_URL: the processes must share the token ledger and session counts.`,
+    );
+  }
+  return {
+    options,
+    ...(dev && { dev }),
+    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+    processes: Math.max(1, processes),
+  };
 }

@@ -39,3 +39,26 @@ describe('AnimationEncoder', () => {
     expect(equals(wire.MessageSchema, decoded, expected)).toBe(true);
   });
 });
+
+describe('readAudioInput (fast path)', () => {
+  it('reads what the generated schema encodes, and declines anything else', async () => {
+    const { readAudioInput } = await import('../src/ingress/audio-fast-path.js');
+    const { audioInputMessage, encodeMessage, interruptMessage } = await import('@avatar-drive/core');
+    const audio = new Uint8Array(Array.from({ length: 640 }, (_, i) => i % 251));
+    for (const end of [false, true]) {
+      const read = readAudioInput(encodeMessage(audioInputMessage({ reqId: 'réq-1', audio, end })));
+      expect(read?.reqId).toBe('réq-1');
+      expect(read?.end).toBe(end);
+      expect([...read!.audio]).toEqual([...audio]);
+    }
+    expect(readAudioInput(encodeMessage(audioInputMessage({ reqId: 'x', end: true })))).toMatchObject({
+      reqId: 'x',
+      end: true,
+    });
+    expect(readAudioInput(encodeMessage(interruptMessage('x')))).toBeUndefined();
+    expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x05, 0x0a]))).toBeUndefined(); // truncated
+    expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x02, 0x0a, 0x01]))).toBeUndefined(); // length past the end
+    expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x00, 0x50, 0x01]))).toBeUndefined(); // unknown field
+    expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x03, 0x0a, 0x01, 0xff]))).toBeUndefined(); // bad UTF-8
+  });
+});

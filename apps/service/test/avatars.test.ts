@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvatarCatalog } from '../src/avatars/avatar-catalog.js';
 import type { RunningService } from '../src/service.js';
+import type { Json } from './support/harness.js';
 import {
   API_KEY,
   APP_ID,
@@ -54,7 +55,7 @@ describe('GET /v1/console/avatars', () => {
       headers: { 'x-session-key': 'nope' },
     });
     expect(badToken.status).toBe(401);
-    expect(((await badToken.json()) as any).errors[0].code).toBe('sessionTokenInvalid');
+    expect(((await badToken.json()) as Json).errors[0].code).toBe('sessionTokenInvalid');
     for (const init of <{ url: string; headers: Record<string, string> }[]>[
       { url: `?appId=${APP_ID}`, headers: {} },
       { url: '', headers: { 'x-app-id': APP_ID } },
@@ -78,9 +79,9 @@ describe('GET /v1/console/avatars', () => {
   it('lists manifests with hashed asset URLs; one avatar by id; 404 for an unknown id', async () => {
     const list = (await (
       await fetch(`${service.url}/v1/console/avatars`, { headers: { 'x-app-id': APP_ID } })
-    ).json()) as any;
+    ).json()) as Json;
     expect(list.avatars).toHaveLength(2);
-    const visemes = list.avatars.find((a: any) => a.id === 'viseme-head');
+    const visemes = list.avatars.find((a: Json) => a.id === 'viseme-head');
     expect(visemes).toMatchObject({
       name: 'Viseme Head',
       description: 'test',
@@ -89,7 +90,7 @@ describe('GET /v1/console/avatars', () => {
     });
     const one = (await (
       await fetch(`${service.url}/v1/console/avatars/${AVATAR_ID}?appId=${APP_ID}`)
-    ).json()) as any;
+    ).json()) as Json;
     const bytes = await readFile(join(dir, `${AVATAR_ID}.glb`));
     expect(one).toMatchObject({
       id: AVATAR_ID,
@@ -108,13 +109,13 @@ describe('GET /v1/console/avatars', () => {
     );
     const missing = await fetch(`${service.url}/v1/console/avatars/nobody?appId=${APP_ID}`);
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as any).errors[0].code).toBe('avatarNotFound');
+    expect(((await missing.json()) as Json).errors[0].code).toBe('avatarNotFound');
   });
 
   it('serves assets with a strong ETag, immutable caching and 304 revalidation', async () => {
     const one = (await (
       await fetch(`${service.url}/v1/console/avatars/${AVATAR_ID}?appId=${APP_ID}`)
-    ).json()) as any;
+    ).json()) as Json;
     const asset = one.assets[0];
     const r = await fetch(`${asset.url}?appId=${APP_ID}`);
     expect(r.status).toBe(200);

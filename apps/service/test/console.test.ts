@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../src/service.js';
+import type { Json } from './support/harness.js';
 import { API_KEY, LogCapture, makeAvatarsDir, startTestService } from './support/harness.js';
 
 let service: RunningService;
@@ -27,11 +28,11 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   return {
     status: response.status,
     headers: response.headers,
-    body: (await response.json()) as Record<string, any>,
+    body: (await response.json()) as Record<string, Json>,
   };
 }
 
-function expectError(body: Record<string, any>, status: number, code: string) {
+function expectError(body: Record<string, Json>, status: number, code: string) {
   expect(body.errors).toHaveLength(1);
   expect(body.errors[0]).toMatchObject({ status, code });
   expect(typeof body.errors[0].title).toBe('string');
@@ -154,7 +155,10 @@ describe('operations endpoints', () => {
   });
 
   it('serves an OpenAPI document describing every console route', async () => {
-    const doc = (await (await fetch(`${service.url}/v1/console/openapi.json`)).json()) as Record<string, any>;
+    const doc = (await (await fetch(`${service.url}/v1/console/openapi.json`)).json()) as Record<
+      string,
+      Json
+    >;
     expect(doc.openapi).toMatch(/^3\./);
     for (const path of [
       '/v1/console/session-tokens',
@@ -176,6 +180,6 @@ describe('operations endpoints', () => {
   it('unknown routes answer 404 in the error format', async () => {
     const r = await fetch(`${service.url}/v1/console/nope`);
     expect(r.status).toBe(404);
-    expectError((await r.json()) as Record<string, any>, 404, 'invalidRequest');
+    expectError((await r.json()) as Record<string, Json>, 404, 'invalidRequest');
   });
 });

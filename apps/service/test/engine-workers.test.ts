@@ -56,4 +56,30 @@ describe('engine on worker threads', () => {
       expect(frames.map((f) => f.expression)).toEqual(expected!.map((f) => f.expression));
     }
   });
+
+  it('a worker that dies fails its sessions with 4503 and is replaced', async () => {
+    // The stand-in driver has a hook that kills its thread.
+    const fragile = await startTestService({ avatarsDir: await makeAvatarsDir(), workers: 1, standIn: true });
+    try {
+      await crashAndRecover(fragile);
+    } finally {
+      await fragile.close();
+    }
+  });
 });
+
+async function crashAndRecover(workers: RunningService): Promise<void> {
+  const victim = await TestClient.open(workers, await mintToken(workers));
+  victim.configure(16000);
+  await victim.confirmed();
+  const poison = tone(40);
+  poison[0] = -32768;
+  poison[1] = -32768;
+  victim.audio('boom', poison);
+  const error = await victim.waitFor((m) => m.data.case === 'serverError', 10_000);
+  expect(error.data.case === 'serverError' && error.data.value.code).toBe(4503);
+  expect((await victim.closed).code).toBe(4503);
+  // New sessions still work (the pool respawned the worker).
+  const results = await run(workers, 2);
+  expect(results.every((frames) => frames.length === 13)).toBe(true);
+}

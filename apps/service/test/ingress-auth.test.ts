@@ -206,6 +206,7 @@ describe('limits', () => {
   it('bounds output buffered for a reader that stops reading', async () => {
     const slow = await startTestService({
       avatarsDir,
+      standIn: true,
       limits: { maxOutputBufferBytes: 32 * 1024, maxMessageBytes: 512 * 1024 },
     });
     try {

@@ -23,13 +23,18 @@ export interface LoadedDevCredentials {
 }
 
 /** Reads the dev credentials file, creating it (mode 0600) when it does not exist yet. */
-export async function loadOrCreateDevCredentials(path: string): Promise<LoadedDevCredentials> {
+export async function loadOrCreateDevCredentials(path: string, attempt = 0): Promise<LoadedDevCredentials> {
   let credentials: DevCredentials | undefined;
   let created = false;
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<DevCredentials>;
     if (parsed.appId && parsed.apiKey && parsed.signingKey) credentials = parsed as DevCredentials;
   } catch (error) {
+    if (error instanceof SyntaxError && attempt < 20) {
+      // Another process is writing it right now.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return loadOrCreateDevCredentials(path, attempt + 1);
+    }
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new Error(
         `Cannot read dev credentials at ${path}: ${(error as Error).message}. Delete the file to recreate it.`,
@@ -44,9 +49,16 @@ export async function loadOrCreateDevCredentials(path: string): Promise<LoadedDe
       createdAt: new Date().toISOString(),
     };
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-    await chmod(path, 0o600);
-    created = true;
+    try {
+      // Exclusive create: two regions started at once must end up with the same credentials.
+      await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      await chmod(path, 0o600);
+      created = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return loadOrCreateDevCredentials(path, attempt + 1);
+    }
   }
   return {
     credentials,

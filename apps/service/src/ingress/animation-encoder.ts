@@ -70,8 +70,15 @@ export class AnimationEncoder {
     this.#avatarId = encoder.encode(avatarId);
   }
 
+  #lastReqId = '';
+  #lastReqBytes = new Uint8Array(0);
+
   encode(reqId: string, frames: readonly DriveFrame[], end: boolean): Uint8Array {
-    const req = encoder.encode(reqId);
+    if (reqId !== this.#lastReqId) {
+      this.#lastReqId = reqId;
+      this.#lastReqBytes = encoder.encode(reqId);
+    }
+    const req = this.#lastReqBytes;
     const flameSizes = frames.map(flameSize);
     let animationSize = 0;
     for (const s of flameSizes) animationSize += 1 + varintSize(s) + s;

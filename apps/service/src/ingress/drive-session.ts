@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import {
   AvatarError,
   type AvatarErrorCode,
+  assertPcmChunk,
   confirmSessionMessage,
   decodeMessage,
   isAvatarError,
@@ -25,6 +26,7 @@ import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-p
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { AnimationEncoder } from './animation-encoder.js';
+import { type FastAudioInput, readAudioInput } from './audio-fast-path.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
 const { MessageType, PlaybackState, AudioFormat, EgressType } = wire;
@@ -193,6 +195,13 @@ export class DriveSession {
     if (this.#phase === 'opening') {
       this.#pendingWhileOpening.push(data);
       return;
+    }
+    if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
+      const audio = readAudioInput(data);
+      if (audio) {
+        this.#audio(audio);
+        return;
+      }
     }
     let message: wire.Message;
     try {
@@ -375,7 +384,7 @@ export class DriveSession {
 
   // ------------------------------------------------------------------ audio
 
-  #audio(input: wire.ClientAudioInput): void {
+  #audio(input: FastAudioInput | wire.ClientAudioInput): void {
     const { reqId, end, audio } = input;
     if (!reqId) {
       this.fail(
@@ -384,12 +393,15 @@ export class DriveSession {
       );
       return;
     }
-    if (audio.byteLength % 2 !== 0) {
-      this.fail(
-        'invalidAudio',
-        `Audio chunk of ${audio.byteLength} bytes is not whole 16-bit samples. Send mono PCM_S16LE with an even byte count.`,
-        reqId,
+    let pcm: Int16Array;
+    try {
+      // Aligned bytes are viewed in place; unaligned ones are copied in one block (not per sample).
+      pcm = assertPcmChunk(
+        audio.byteOffset % 2 === 0 || audio.byteLength % 2 !== 0 ? audio : new Uint8Array(audio),
       );
+    } catch (error) {
+      const e = isAvatarError(error) ? error : new AvatarError('invalidAudio', String(error));
+      this.fail(e.code, e.message, reqId);
       return;
     }
     let request = this.#known.get(reqId);
@@ -410,7 +422,6 @@ export class DriveSession {
       this.#remember(request);
       this.#current = request;
     }
-    const pcm = toPcm(audio);
     const r = request;
     if (pcm.length > 0) {
       this.#egress?.pushAudio(reqId, pcm);
@@ -606,12 +617,4 @@ export class DriveSession {
       }
     }, 20);
   }
-}
-
-/** A PCM view of the audio bytes (copied when they are not 2-byte aligned). */
-function toPcm(audio: Uint8Array): Int16Array {
-  if (audio.byteOffset % 2 === 0) return new Int16Array(audio.buffer, audio.byteOffset, audio.byteLength / 2);
-  const copy = new Uint8Array(audio.byteLength);
-  copy.set(audio);
-  return new Int16Array(copy.buffer);
 }

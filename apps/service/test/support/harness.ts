@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import type { RegionId } from '../../src/regions.js';
 import { type RunningService, type ServiceOptions, startService } from '../../src/service.js';
 import { makeGlb } from './glb.js';
-import { createDriver } from './test-driver.js';
+import { createDriver as createStandInDriver } from './test-driver.js';
 
 export const APP_ID = 'app_test';
 export const API_KEY = generateApiKey();
@@ -22,7 +22,11 @@ export const OTHER_APP_ID = 'app_other';
 export const OTHER_API_KEY = generateApiKey();
 export const SIGNING_KEY = new Uint8Array(randomBytes(32));
 export const AVATAR_ID = 'test-avatar';
-export const DRIVER_MODULE = pathToFileURL(join(import.meta.dirname, 'test-driver.ts')).href;
+/** The stand-in driver (cheap, with a crash hook) for tests about plumbing, not lip-sync. */
+export const STAND_IN_DRIVER_MODULE = pathToFileURL(join(import.meta.dirname, 'test-driver.ts')).href;
+/** The engine integration tests run: @avatar-drive/engine once it is on main. */
+export const DRIVER_MODULE = STAND_IN_DRIVER_MODULE;
+const driverFactory = createStandInDriver;
 
 /** Writes an avatars directory: two good avatars, a broken file, a glTF without ARKit targets. */
 export async function makeAvatarsDir(): Promise<string> {
@@ -63,6 +67,8 @@ export interface TestServiceOptions {
   limits?: Partial<ServiceLimits>;
   redisUrl?: string;
   workers?: number;
+  /** Use the cheap stand-in driver even when the real engine is wired in. */
+  standIn?: boolean;
   log?: LogCapture;
   extra?: Partial<ServiceOptions>;
 }
@@ -80,8 +86,11 @@ export async function startTestService(options: TestServiceOptions): Promise<Run
     limits: options.limits ?? {},
     engine:
       (options.workers ?? 0) > 0
-        ? { workers: options.workers!, driverModule: DRIVER_MODULE }
-        : { driverFactory: createDriver },
+        ? {
+            workers: options.workers!,
+            driverModule: options.standIn ? STAND_IN_DRIVER_MODULE : DRIVER_MODULE,
+          }
+        : { driverFactory: options.standIn ? createStandInDriver : driverFactory },
     logger: createLogger({ level: 'debug', destination: options.log ?? new LogCapture() }),
     ...(options.redisUrl && { redisUrl: options.redisUrl }),
     ...options.extra,
@@ -129,7 +138,7 @@ export class TestClient {
           reject(
             Object.assign(new Error(`HTTP ${res.statusCode}`), {
               status: res.statusCode,
-              body: JSON.parse(body || '{}'),
+              body: parseJson(body),
             }),
           ),
         );
@@ -268,3 +277,14 @@ export function states(client: TestClient, reqId?: string): wire.ServerPlaybackS
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Parsed JSON in assertions (shape checked by the assertions themselves). */
+export type Json = ReturnType<typeof JSON.parse>;
+
+function parseJson(text: string): Json {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return { text };
+  }
+}

