@@ -249,7 +249,7 @@ describe('region fallback and retry policy against real service processes', () =
     await until(() => rec.events.some((e) => e.type === 'animation' && e.conversationId === next && e.last));
     await s.close();
     expect(rec.closes).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('a 40xx close of an established session (idle timeout 4009) ends it without reconnecting', async () => {
     const idle = await startServiceProcess({
@@ -276,7 +276,7 @@ describe('region fallback and retry policy against real service processes', () =
       control: { type: 'end', reason: 'idleTimeout' },
     });
     await idle.stop();
-  });
+  }, 90_000);
 
   it('close() during a backoff wait ends the session at once', async () => {
     const down = await downEndpoint();
