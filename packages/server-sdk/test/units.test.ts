@@ -245,3 +245,20 @@ describe('relay bytes match core', () => {
     }
   });
 });
+
+describe('package build', () => {
+  it('loads as CommonJS and as ESM; the relay client bundle is browser-safe', async () => {
+    const { createRequire } = await import('node:module');
+    const { readFileSync } = await import('node:fs');
+    const require = createRequire(import.meta.url);
+    const cjs = require('../dist/index.cjs') as Record<string, unknown>;
+    expect(typeof cjs.AvatarSession).toBe('function');
+    expect(typeof cjs.createSessionToken).toBe('function');
+    const esm = (await import('@avatar-drive/server-sdk/relay-client')) as Record<string, unknown>;
+    expect(typeof esm.RelayClient).toBe('function');
+    for (const file of ['../dist/relay-client.js', '../dist/relay-client.cjs']) {
+      const code = readFileSync(new URL(file, import.meta.url), 'utf8');
+      expect(code).not.toMatch(/["']node:|["']ws["']|\bBuffer\b|process\./);
+    }
+  });
+});
