@@ -141,8 +141,7 @@ export function decodeControlMessage(bytes: Uint8Array): ControlMessage {
   }
   const m = value as Partial<ControlMessage> | null;
   if (
-    !m ||
-    m.v !== 1 ||
+    m?.v !== 1 ||
     typeof m.type !== 'string' ||
     !CONTROL_TYPES.has(m.type) ||
     typeof m.reqId !== 'string' ||
