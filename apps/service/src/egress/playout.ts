@@ -179,6 +179,12 @@ export class PlayoutScheduler {
     this.#clearIdle();
     u.append(pcm);
     if (end) u.audioEnded = true;
+    if (u.fullyPushed) {
+      // The end came after all audio was handed over (or the request had none): the pump
+      // will not visit it again, so close it here.
+      this.#sendDueFrames(u);
+      this.#scheduleEnded(u, this.#now());
+    }
     this.#wakeUp();
   }
 
@@ -441,8 +447,14 @@ export class PlayoutScheduler {
         this.#events.onEnded(u.reqId, playedMs);
         if (this.#queue.length === 0 && !this.#paused) this.#armIdle();
       },
-      Math.max(0, this.#queueEndMs - now),
+      Math.max(0, this.#endOf(u) - now),
     );
+  }
+
+  /** When the last sample handed over of `u` leaves the source. */
+  #endOf(u: Utterance): number {
+    const last = u.runs[u.runs.length - 1];
+    return last ? this.#runEndMs(last) : this.#now();
   }
 
   #cancelTimers(u: Utterance): void {
