@@ -181,7 +181,9 @@ describe('LiveKit egress (real server)', () => {
     // Late input for the interrupted request is dropped, not played.
     session.pushAudio(tone(24000, 0.2), 24000, 'r2', true);
     await sleep(700);
-    const lateLoud = listener.loud().filter((b) => b.atMs > interruptAt + 300);
+    // Audio already on its way (≤ 10 ms) still arrives; what the source had queued (up to
+    // 100 ms ahead) must not: without clearing it the last loud block comes ~100 ms later.
+    const lateLoud = listener.loud().filter((b) => b.atMs > interruptAt + 150);
     const lastLoud = listener.loud().at(-1)!;
     console.log(`[egress] interrupt → last loud audio after ${(lastLoud.atMs - interruptAt).toFixed(1)} ms`);
     expect(lateLoud).toEqual([]);
@@ -215,7 +217,7 @@ describe('LiveKit egress (real server)', () => {
     await sleep(300);
     const silentWhilePaused = listener
       .loud()
-      .filter((b) => b.atMs > pausedAt + 300 && b.atMs < pausedAt + 550);
+      .filter((b) => b.atMs > pausedAt + 150 && b.atMs < pausedAt + 550);
     expect(silentWhilePaused).toEqual([]);
     expect(listener.loud().length).toBeGreaterThanOrEqual(80);
     expect(listener.loud().length).toBeLessThanOrEqual(120);

@@ -189,6 +189,7 @@ describe('PlayoutScheduler', () => {
     scheduler.pushFrames('r2', frames(0, 5), true);
     await advance(200);
     const snap = scheduler.interrupt('r1');
+    expect(sink.clears).toEqual([Date.now()]);
     expect(events.interrupted).toEqual([['r1', 200]]);
     expect(snap.reqId).toBe('r2');
     scheduler.pushAudio('r1', ramp(RATE), false); // late audio of the interrupted request
