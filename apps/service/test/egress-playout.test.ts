@@ -92,6 +92,7 @@ function setUp(options: { idleTimeoutMs?: number; frameHoldMs?: number } = {}) {
       avatarId: 'av',
       idleTimeoutMs: options.idleTimeoutMs ?? 0,
       frameHoldMs: options.frameHoldMs ?? 300,
+      maxLeadMs: 100,
       now: () => Date.now(),
     },
   );

@@ -18,7 +18,11 @@ import {
   TrackPublishOptions,
   TrackSource,
 } from '@livekit/rtc-node';
-import { type ResolvedLiveKitConfig, resolveLiveKitConfig } from './livekit-config.js';
+import {
+  PUBLISH_ON_BEHALF_ATTRIBUTE,
+  type ResolvedLiveKitConfig,
+  resolveLiveKitConfig,
+} from './livekit-config.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
 import {
   CONTROL_TOPIC,
@@ -47,10 +51,18 @@ export interface LiveKitEgressOptions {
   tokenTtlS?: number;
   /** Give up joining after this long (egressUnavailable). Default 10 s. */
   connectTimeoutMs?: number;
-  /** How far audio runs ahead of the wall clock in the audio source. Default 100 ms. */
+  /**
+   * How far audio runs ahead of the wall clock in the audio source: the margin against event
+   * loop stalls (interrupt and pause clear it, so it adds no latency to them). Default 200 ms.
+   */
   maxLeadMs?: number;
   /** How long audio waits for the frame that animates it. Default 300 ms. */
   frameHoldMs?: number;
+  /**
+   * Leave when the agent named by `lk.publish_on_behalf` leaves the room, as LiveKit's avatar
+   * plugins do (reported as error `connectionClosed`). Default true.
+   */
+  leaveWithAgent?: boolean;
 }
 
 /** Opens {@link LiveKitEgressSession}s. */
@@ -63,8 +75,9 @@ export class LiveKitEgressProvider implements EgressProvider {
       defaultIdleTimeoutS: options.defaultIdleTimeoutS ?? 300,
       tokenTtlS: options.tokenTtlS ?? 6 * 3600,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-      maxLeadMs: options.maxLeadMs ?? 100,
+      maxLeadMs: options.maxLeadMs ?? 200,
       frameHoldMs: options.frameHoldMs ?? 300,
+      leaveWithAgent: options.leaveWithAgent ?? true,
     };
   }
 
@@ -170,7 +183,8 @@ export class LiveKitEgressSession implements EgressSession {
           );
         }
       }
-      this.#source = new AudioSource(this.#trackRate, 1, 200);
+      // The native queue must hold the whole lead, or capture would block before the lead is reached.
+      this.#source = new AudioSource(this.#trackRate, 1, this.#options.maxLeadMs + 200);
       this.#track = LocalAudioTrack.createAudioTrack(AVATAR_AUDIO_TRACK_NAME, this.#source);
       await local.publishTrack(
         this.#track,
@@ -195,6 +209,19 @@ export class LiveKitEgressSession implements EgressSession {
         ),
       );
     });
+    const agent = this.#resolved.attributes[PUBLISH_ON_BEHALF_ATTRIBUTE];
+    if (agent && this.#options.leaveWithAgent) {
+      this.#room.on(RoomEvent.ParticipantDisconnected, (participant) => {
+        if (participant.identity !== agent || !this.#open) return;
+        this.#fail(
+          new AvatarError(
+            'connectionClosed',
+            `Agent "${agent}" left LiveKit room "${this.#resolved.roomName}", so the avatar left too. Open a new session when the agent is back.`,
+            { phase: 'stream', retryable: false },
+          ),
+        );
+      });
+    }
     this.#playout = new PlayoutScheduler(this.#sink(), this.#playoutEvents(), {
       trackRate: this.#trackRate,
       connectionId: this.#config.connectionId,

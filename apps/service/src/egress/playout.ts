@@ -40,7 +40,7 @@ export interface PlayoutOptions {
   trackRate: number;
   connectionId: string;
   avatarId: string;
-  /** How far ahead of the wall clock audio is handed to the source. Default 100 ms. */
+  /** How far ahead of the wall clock audio is handed to the source. Default 200 ms. */
   maxLeadMs?: number;
   /** How long a request's audio waits for the frame it needs before playing without it. Default 300 ms. */
   frameHoldMs?: number;
@@ -138,7 +138,7 @@ export class PlayoutScheduler {
     this.#events = events;
     this.#rate = options.trackRate;
     this.#chunk = options.trackRate / 100;
-    this.#maxLeadMs = options.maxLeadMs ?? 100;
+    this.#maxLeadMs = options.maxLeadMs ?? 200;
     this.#frameHoldMs = options.frameHoldMs ?? 300;
     this.#idleTimeoutMs = options.idleTimeoutMs;
     this.#maxFramesPerPacket = options.maxFramesPerPacket ?? 16;
