@@ -212,9 +212,32 @@ describe('PlayoutScheduler', () => {
     await advance(500);
     expect(events.ended).toEqual([]);
     scheduler.pushAudio('r1', new Int16Array(0), true);
+    // While the request is still queued, audio after its end is a client error.
+    expect(() => scheduler.pushAudio('r1', ramp(10), false)).toThrow(
+      expect.objectContaining({ code: 'invalidRequest' }),
+    );
     scheduler.pushFrames('r1', [], true);
     await advance(0);
     expect(events.ended).toEqual([['r1', 100]]);
+    await scheduler.stop();
+  });
+
+  it('audio of a new request ends one left open, so it cannot block the queue', async () => {
+    const { events, scheduler } = setUp();
+    scheduler.pushAudio('r1', ramp(RATE / 10), false);
+    scheduler.pushFrames('r1', frames(0, 3), false);
+    await advance(300);
+    scheduler.pushAudio('r2', ramp(RATE / 5), true);
+    scheduler.pushFrames('r2', frames(0, 5), true);
+    await advance(400);
+    expect(events.ended).toEqual([
+      ['r1', 100],
+      ['r2', 200],
+    ]);
+    // Once it ended, late audio for it is dropped.
+    scheduler.pushAudio('r1', ramp(RATE / 10), true);
+    await advance(300);
+    expect(events.ended).toHaveLength(2);
     await scheduler.stop();
   });
 

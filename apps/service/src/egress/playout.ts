@@ -166,26 +166,43 @@ export class PlayoutScheduler {
   pushAudio(reqId: string, pcm: Int16Array, end: boolean): void {
     if (this.#closed || this.#retired.has(reqId)) return;
     let u = this.#find(reqId);
-    if (!u) {
-      if (pcm.length === 0 && end) return; // an empty request: nothing to play
-      u = new Utterance(reqId, this.#rate);
-      this.#queue.push(u);
-    } else if (u.audioEnded) {
+    if (u?.audioEnded) {
       throw new AvatarError(
         'invalidRequest',
         `Audio for request ${reqId} arrived after its end; start a new req_id for new speech.`,
       );
     }
+    if (pcm.length === 0 && !end) return;
+    if (!u || u.length === 0) {
+      if (!u && pcm.length === 0) return; // an empty request: nothing to play
+      // Requests stream one at a time: audio of a new one ends any still open before it,
+      // or a client that never sent `end` would hold everything behind it forever.
+      for (const other of this.#queue) {
+        if (other !== u && other.length > 0 && !other.audioEnded) {
+          other.audioEnded = true;
+          this.#closeIfHandedOver(other);
+        }
+      }
+    }
+    if (!u) {
+      u = new Utterance(reqId, this.#rate);
+      this.#queue.push(u);
+    }
     this.#clearIdle();
     u.append(pcm);
     if (end) u.audioEnded = true;
-    if (u.fullyPushed) {
-      // The end came after all audio was handed over (or the request had none): the pump
-      // will not visit it again, so close it here.
-      this.#sendDueFrames(u);
-      this.#scheduleEnded(u, this.#now());
-    }
+    this.#closeIfHandedOver(u);
     this.#wakeUp();
+  }
+
+  /**
+   * A request whose end came after all its audio was handed over (or that had none) is not
+   * visited by the pump again: send its last frames and schedule its end here.
+   */
+  #closeIfHandedOver(u: Utterance): void {
+    if (!u.fullyPushed) return;
+    this.#sendDueFrames(u);
+    this.#scheduleEnded(u, this.#now());
   }
 
   pushFrames(reqId: string, frames: readonly DriveFrame[], end: boolean): void {
