@@ -160,13 +160,15 @@ export class LiveKitEgressSession implements EgressSession {
   /** Joins, applies attributes, publishes the track and starts playout. */
   async connect(): Promise<void> {
     const { url, token } = this.#resolved;
+    const connecting = this.#room.connect(url, token, { autoSubscribe: false, dynacast: false });
     try {
-      await withTimeout(
-        this.#room.connect(url, token, { autoSubscribe: false, dynacast: false }),
-        this.#options.connectTimeoutMs,
-      );
+      await withTimeout(connecting, this.#options.connectTimeoutMs);
     } catch (cause) {
-      await this.#room.disconnect().catch(() => {});
+      // A join that completes after the timeout must not leave the avatar in the room.
+      connecting.then(
+        () => this.#room.disconnect(),
+        () => {},
+      );
       throw connectError(cause, url, this.#options.connectTimeoutMs);
     }
     try {
