@@ -174,11 +174,14 @@ export class PlayoutScheduler {
     }
     if (pcm.length === 0 && !end) return;
     if (!u || u.length === 0) {
-      if (!u && pcm.length === 0) return; // an empty request: nothing to play
+      if (!u && pcm.length === 0) {
+        this.#retire(reqId); // an empty request: nothing to play, and its frames are dropped
+        return;
+      }
       // Requests stream one at a time: audio of a new one ends any still open before it,
       // or a client that never sent `end` would hold everything behind it forever.
       for (const other of this.#queue) {
-        if (other !== u && other.length > 0 && !other.audioEnded) {
+        if (other !== u && !other.audioEnded) {
           other.audioEnded = true;
           this.#closeIfHandedOver(other);
         }
