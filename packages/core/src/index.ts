@@ -5,4 +5,23 @@
 export * from './audio-format.js';
 export * from './errors.js';
 export * as wire from './gen/driveningress/v2/driveningress_pb.js';
+export {
+  AudioFormat,
+  EgressType,
+  type Message,
+  MessageSchema,
+  MessageType,
+  PlaybackState,
+  type ServerError,
+  type ServerResponseAnimation,
+  ServerResponseAnimationSchema,
+  TransportCompression,
+} from './gen/driveningress/v2/driveningress_pb.js';
+export * from './relay/encoder.js';
+export * from './relay/format.js';
+export * from './relay/sequencer.js';
 export * from './rig.js';
+export * from './wire/codec.js';
+export * from './wire/extract.js';
+export * from './wire/messages.js';
+export * from './wire/server-error.js';

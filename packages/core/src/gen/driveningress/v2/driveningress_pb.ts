@@ -107,6 +107,8 @@ export const AgoraEgressConfigSchema: GenMessage<AgoraEgressConfig> = /*@__PURE_
   messageDesc(file_driveningress_v2_driveningress, 1);
 
 /**
+ * First client message of a session; answered by ServerConfirmSession or ServerError.
+ *
  * @generated from message driveningress.v2.ClientConfigureSession
  */
 export type ClientConfigureSession = Message$1<"driveningress.v2.ClientConfigureSession"> & {
@@ -178,6 +180,9 @@ export const ServerConfirmSessionSchema: GenMessage<ServerConfirmSession> = /*@_
   messageDesc(file_driveningress_v2_driveningress, 3);
 
 /**
+ * One chunk of an utterance. Chunks of one utterance share req_id; the last has end = true
+ * (its audio may be empty).
+ *
  * @generated from message driveningress.v2.ClientAudioInput
  */
 export type ClientAudioInput = Message$1<"driveningress.v2.ClientAudioInput"> & {
@@ -205,6 +210,9 @@ export const ClientAudioInputSchema: GenMessage<ClientAudioInput> = /*@__PURE__*
   messageDesc(file_driveningress_v2_driveningress, 4);
 
 /**
+ * code: a close code (4001, 4002, 4003, 4010, 4503) or another code of the table in
+ * docs/protocol.md ("Errors").
+ *
  * @generated from message driveningress.v2.ServerError
  */
 export type ServerError = Message$1<"driveningress.v2.ServerError"> & {
@@ -310,6 +318,8 @@ export const FlameAnimationSchema: GenMessage<FlameAnimation> = /*@__PURE__*/
   messageDesc(file_driveningress_v2_driveningress, 7);
 
 /**
+ * Animation for req_id, in order; the last for a request has end = true.
+ *
  * @generated from message driveningress.v2.ServerResponseAnimation
  */
 export type ServerResponseAnimation = Message$1<"driveningress.v2.ServerResponseAnimation"> & {
@@ -347,6 +357,8 @@ export const ServerResponseAnimationSchema: GenMessage<ServerResponseAnimation> 
   messageDesc(file_driveningress_v2_driveningress, 8);
 
 /**
+ * Stops the output of req_id (the latest request) at once.
+ *
  * @generated from message driveningress.v2.ClientInterrupt
  */
 export type ClientInterrupt = Message$1<"driveningress.v2.ClientInterrupt"> & {
@@ -398,6 +410,8 @@ export const ClientResumeSchema: GenMessage<ClientResume> = /*@__PURE__*/
   messageDesc(file_driveningress_v2_driveningress, 11);
 
 /**
+ * Exactly one per ClientPause / ClientResume: the state after the operation.
+ *
  * @generated from message driveningress.v2.ServerPlaybackState
  */
 export type ServerPlaybackState = Message$1<"driveningress.v2.ServerPlaybackState"> & {
@@ -534,6 +548,9 @@ export const MessageSchema: GenMessage<Message> = /*@__PURE__*/
   messageDesc(file_driveningress_v2_driveningress, 14);
 
 /**
+ * Names the payload of a Message. Decoders reject UNSPECIFIED, unknown values and a type that
+ * does not match the `data` case that is set.
+ *
  * @generated from enum driveningress.v2.MessageType
  */
 export enum MessageType {
