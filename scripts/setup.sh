@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brings a fresh machine (Node 20, npm, apt) to the point where `pnpm start` and
+# Brings a fresh machine (Node 20, npm, apt, Go) to the point where `pnpm start` and
 # `pnpm test:all` work: Debian packages, pnpm, workspace dependencies, a build.
 # Safe to run again: each step skips what is already in place.
 set -euo pipefail
@@ -35,6 +35,9 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import spatialreal" 2>/de
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r apps/service/test/python/requirements.txt
 fi
+
+log "livekit-server (Go build, minutes on first run)"
+bash scripts/livekit.sh install
 
 log "build"
 pnpm build

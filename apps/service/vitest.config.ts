@@ -5,8 +5,11 @@ export default defineProject({
     name: 'service',
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Redis and the real LiveKit server (scripts/livekit.sh) for the store and RTC egress tests.
+    globalSetup: ['test/support/global-setup.ts', 'test/livekit-global-setup.ts'],
+    // rtc-node logs at debug level unless NODE_ENV is production.
+    env: { NODE_ENV: 'production' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });
