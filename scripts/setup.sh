@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brings a fresh machine (Node 20, npm, apt) to the point where `pnpm start` and
+# Brings a fresh machine (Node 20, npm, apt, Go) to the point where `pnpm start` and
 # `pnpm test:all` work: Debian packages, pnpm, workspace dependencies, a build.
 # Safe to run again: each step skips what is already in place.
 set -euo pipefail
@@ -29,6 +29,9 @@ fi
 
 log "pnpm install"
 CI=true pnpm install --frozen-lockfile
+
+log "livekit-server (Go build, minutes on first run)"
+bash scripts/livekit.sh install
 
 log "build"
 pnpm build

@@ -6,4 +6,14 @@ cd "$(dirname "$0")/.."
 
 pnpm lint
 pnpm typecheck
+
+# The real LiveKit server (loopback only) for the RTC-mode tests; stopped on exit when this
+# script started it. Test suites read LIVEKIT_URL / LIVEKIT_API_KEY / LIVEKIT_API_SECRET.
+if ! bash scripts/livekit.sh status >/dev/null; then
+  bash scripts/livekit.sh start
+  trap 'bash scripts/livekit.sh stop' EXIT
+fi
+LIVEKIT_URL="$(bash scripts/livekit.sh url)"
+export LIVEKIT_URL LIVEKIT_API_KEY=devkey LIVEKIT_API_SECRET=secret
+
 pnpm test

@@ -1,0 +1,78 @@
+/**
+ * Egress providers by kind. A server registers the providers it can run; asking for a kind
+ * nobody registered is a clear, non-retryable error rather than a silent fallback.
+ */
+import { AvatarError, wire } from '@avatar-drive/core';
+import type { EgressKind, EgressOpenConfig, EgressProvider, EgressSession } from './types.js';
+
+/** The egress kind a `ClientConfigureSession.egress_type` asks for; `undefined` = no egress. */
+export function egressKindOf(type: wire.EgressType | number): EgressKind | undefined {
+  switch (type) {
+    case wire.EgressType.UNSPECIFIED:
+      return undefined;
+    case wire.EgressType.LIVEKIT:
+      return 'livekit';
+    case wire.EgressType.AGORA:
+      return 'agora';
+    default:
+      throw new AvatarError(
+        'invalidEgressConfig',
+        `Unknown egress_type ${type}: use EGRESS_TYPE_LIVEKIT (1), EGRESS_TYPE_AGORA (2) or leave it unset for no egress.`,
+        { phase: 'configure' },
+      );
+  }
+}
+
+export class EgressRegistry {
+  readonly #providers = new Map<EgressKind, EgressProvider>();
+
+  /** Makes `provider` the one serving its kind (replacing an earlier one). */
+  register(provider: EgressProvider): this {
+    this.#providers.set(provider.kind, provider);
+    return this;
+  }
+
+  /** True when a provider serves `kind`. */
+  has(kind: EgressKind): boolean {
+    return this.#providers.has(kind);
+  }
+
+  /** The kinds this server can publish to. */
+  kinds(): EgressKind[] {
+    return [...this.#providers.keys()];
+  }
+
+  /**
+   * Opens an egress of `kind`. Rejects with AvatarError `egressUnavailable` (not retryable)
+   * when this server has no provider for it, `invalidEgressConfig` when its settings are
+   * missing, and whatever the provider rejects with otherwise.
+   */
+  async open(kind: EgressKind, config: EgressOpenConfig): Promise<EgressSession> {
+    const provider = this.#providers.get(kind);
+    if (!provider) {
+      const available = this.kinds();
+      throw new AvatarError(
+        'egressUnavailable',
+        `The ${kind} egress is not configured on this server${
+          available.length > 0 ? ` (it offers: ${available.join(', ')})` : ''
+        }. Use another egress_type or a server that has ${kind} egress enabled.`,
+        { retryable: false, phase: 'configure' },
+      );
+    }
+    if (kind === 'livekit' && !config.livekit) {
+      throw new AvatarError(
+        'invalidEgressConfig',
+        'egress_type is LIVEKIT but livekit_egress is missing: send a LiveKitEgressConfig with the room to join.',
+        { phase: 'configure' },
+      );
+    }
+    if (kind === 'agora' && !config.agora) {
+      throw new AvatarError(
+        'invalidEgressConfig',
+        'egress_type is AGORA but agora_egress is missing: send an AgoraEgressConfig with the channel to join.',
+        { phase: 'configure' },
+      );
+    }
+    return provider.open(config);
+  }
+}
