@@ -5,7 +5,19 @@
  * their audio leaves the track (docs/rtc.md).
  */
 import { EventEmitter } from 'node:events';
-import { AvatarError, type DriveFrame, isAvatarError, isSupportedSampleRate } from '@avatar-drive/core';
+import {
+  AVATAR_AUDIO_TRACK_NAME,
+  AvatarError,
+  CONTROL_TOPIC,
+  type ControlMessage,
+  type DriveFrame,
+  encodeControlMessage,
+  encodeFramePacket,
+  FRAMES_TOPIC,
+  type FramePacket,
+  isAvatarError,
+  isSupportedSampleRate,
+} from '@avatar-drive/core';
 import {
   AudioFrame,
   AudioResampler,
@@ -24,14 +36,6 @@ import {
   resolveLiveKitConfig,
 } from './livekit-config.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
-import {
-  CONTROL_TOPIC,
-  type ControlMessage,
-  encodeControlMessage,
-  encodeFramePacket,
-  FRAMES_TOPIC,
-  type FramePacket,
-} from './rtc-packets.js';
 import type {
   EgressEventName,
   EgressEvents,
@@ -41,8 +45,8 @@ import type {
   PlaybackSnapshot,
 } from './types.js';
 
-/** Name of the avatar's audio track in the room. */
-export const AVATAR_AUDIO_TRACK_NAME = 'avatar-drive.audio';
+/** Name of the avatar's audio track in the room (defined next to the packet codec in core). */
+export { AVATAR_AUDIO_TRACK_NAME };
 
 export interface LiveKitEgressOptions {
   /** Idle timeout (seconds) when a config gives 0. Default 300. */
