@@ -57,7 +57,7 @@ export class AnimationMixer {
    * instant (`undefined` when not speaking).
    */
   update(time: number, speech: DriveFrame | undefined): DriveFrame {
-    const dt = this.#lastTime === undefined ? 0 : Math.max(0, Math.min(0.25, time - this.#lastTime));
+    const dt = this.#lastTime === undefined ? 0 : Math.max(0, time - this.#lastTime);
     this.#lastTime = time;
     if (speech) {
       this.#lastSpeech = speech;

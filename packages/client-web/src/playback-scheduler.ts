@@ -156,7 +156,7 @@ export class PlaybackScheduler {
       const hasAudio = u.samples > 0 || u.audioEnded;
       const waitedOut = u.firstAudioAt !== undefined && now - u.firstAudioAt >= this.#animationWait;
       if (!hasAudio || !(u.frames.length > 0 || u.audioOnly || waitedOut)) return undefined;
-      u.t0 = now + this.#jitter;
+      u.t0 = now + Math.max(this.#jitter, this.#lead);
     }
     for (const chunk of u.pending) {
       let when = u.t0 + chunk.offset / u.sampleRate;
