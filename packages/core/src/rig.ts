@@ -1,7 +1,9 @@
 /**
  * The `arkit-52` rig: what one 25 fps drive frame means, and its packed wire form (`Flame`).
  */
+
 import { create } from '@bufbuild/protobuf';
+import { describeValue, everyIndex } from './describe.js';
 import { AvatarError } from './errors.js';
 import { type Flame, FlameSchema } from './gen/driveningress/v2/driveningress_pb.js';
 
@@ -153,8 +155,27 @@ export function createDriveFrame(index = 0): DriveFrame {
   };
 }
 
-/** Packs a drive frame into its wire keyframe. */
+/**
+ * Packs a drive frame into its wire keyframe.
+ *
+ * @throws AvatarError `protocolError` when a field does not have its {@link FRAME_LAYOUT} length.
+ */
 export function driveFrameToFlame(frame: DriveFrame): Flame {
+  if (typeof frame !== 'object' || frame === null) {
+    throw new AvatarError(
+      'protocolError',
+      'driveFrameToFlame() takes a DriveFrame; start from createDriveFrame().',
+    );
+  }
+  for (const [field, length] of Object.entries(FRAME_LAYOUT) as [keyof typeof FRAME_LAYOUT, number][]) {
+    const values = frame[field];
+    if (!(values instanceof Float32Array) || values.length !== length) {
+      throw new AvatarError(
+        'protocolError',
+        `DriveFrame.${field} must be a Float32Array of ${length} values for rig ${RIG_ID}, got ${values instanceof Float32Array ? values.length : typeof values}. Start from createDriveFrame().`,
+      );
+    }
+  }
   return create(FlameSchema, {
     translation: Array.from(frame.translation),
     rotation: Array.from(frame.rotation),
@@ -172,6 +193,9 @@ export function driveFrameToFlame(frame: DriveFrame): Flame {
  * a field of the wrong non-zero length is a protocolError.
  */
 export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
+  if (typeof flame !== 'object' || flame === null) {
+    throw new AvatarError('protocolError', 'flameToDriveFrame() takes a decoded Flame keyframe.');
+  }
   const frame = createDriveFrame(index);
   copyField('translation', flame.translation, frame.translation);
   copyField('rotation', flame.rotation, frame.rotation);
@@ -185,6 +209,12 @@ export function flameToDriveFrame(flame: Flame, index = 0): DriveFrame {
 }
 
 function copyField(name: string, source: readonly number[], target: Float32Array): void {
+  if (!Array.isArray(source) || !everyIndex(source, (v) => typeof v === 'number')) {
+    throw new AvatarError(
+      'protocolError',
+      `Keyframe field ${name} is not a list of numbers. Decode keyframes with the wire schema.`,
+    );
+  }
   if (source.length === 0) return;
   if (source.length !== target.length) {
     throw new AvatarError(
@@ -195,22 +225,42 @@ function copyField(name: string, source: readonly number[], target: Float32Array
   target.set(source);
 }
 
+function checkTiming(value: number, name: string, positive: boolean): void {
+  if (!Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
+    throw new AvatarError(
+      'invalidRequest',
+      `${name} must be a ${positive ? 'positive' : 'non-negative'} whole number, got ${describeValue(value)}.`,
+    );
+  }
+}
+
 /** Samples per frame at a sample rate (all supported rates divide evenly by 25). */
 export function samplesPerFrame(sampleRate: number): number {
+  checkTiming(sampleRate, 'sampleRate', true);
   return sampleRate / FPS;
 }
 
-/** The sample range `[start, end)` that frame `index` covers at `sampleRate`. */
+/**
+ * The sample range `[start, end)` that frame `index` covers at `sampleRate`: the whole samples
+ * `s` with `index·sr/25 ≤ s < (index+1)·sr/25`. Consecutive frames tile the stream exactly, and
+ * {@link frameAtSample} maps every sample of the range back to `index`.
+ */
 export function frameSampleRange(index: number, sampleRate: number): [start: number, end: number] {
-  return [Math.round((index * sampleRate) / FPS), Math.round(((index + 1) * sampleRate) / FPS)];
+  checkTiming(index, 'frame index', false);
+  checkTiming(sampleRate, 'sampleRate', true);
+  return [Math.ceil((index * sampleRate) / FPS), Math.ceil(((index + 1) * sampleRate) / FPS)];
 }
 
 /** The frame that contains sample `sample` at `sampleRate`. */
 export function frameAtSample(sample: number, sampleRate: number): number {
+  checkTiming(sample, 'sample', false);
+  checkTiming(sampleRate, 'sampleRate', true);
   return Math.floor((sample * FPS) / sampleRate);
 }
 
 /** Number of frames needed to cover `sampleCount` samples (the last one may be partial). */
 export function frameCountForSamples(sampleCount: number, sampleRate: number): number {
+  checkTiming(sampleCount, 'sampleCount', false);
+  checkTiming(sampleRate, 'sampleRate', true);
   return Math.ceil((sampleCount * FPS) / sampleRate);
 }
