@@ -51,7 +51,9 @@ class CacheStorageStore implements AssetStore {
   async put(hash: string, bytes: ArrayBuffer, contentType = 'application/octet-stream'): Promise<void> {
     await this.#cache.put(
       `${KEY_BASE}asset/${hash}`,
-      new Response(bytes, { headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }),
+      new Response(bytes, {
+        headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) },
+      }),
     );
   }
 
@@ -68,7 +70,8 @@ class CacheStorageStore implements AssetStore {
     await this.#cache.delete(indexKey);
     const keep = new Set<string>();
     for (const request of await this.#cache.keys()) {
-      if (request.url.startsWith(`${KEY_BASE}index/`)) for (const h of await this.#readIndex(request.url)) keep.add(h);
+      if (request.url.startsWith(`${KEY_BASE}index/`))
+        for (const h of await this.#readIndex(request.url)) keep.add(h);
     }
     for (const hash of mine) if (!keep.has(hash)) await this.#cache.delete(`${KEY_BASE}asset/${hash}`);
   }

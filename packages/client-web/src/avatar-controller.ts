@@ -14,20 +14,25 @@ import {
   createConnectionMachine,
   createConversationMachine,
   type DriveFrame,
+  int16ToBytes,
   interruptMessage,
   type Message,
   pauseMessage,
   peekConversationId,
   RelayDecoder,
   resumeMessage,
-  int16ToBytes,
   serverErrorToAvatarError,
 } from '@avatar-drive/core';
 import { EventQueue } from './event-queue.js';
 import { type ConfirmedSession, IngressConnection, type WebSocketFactory } from './ingress-connection.js';
 import { logger } from './logger.js';
-import { type AudioSink, type PlaybackOptions, type PlaybackSample, PlaybackScheduler } from './playback-scheduler.js';
-import { requireConfig, AvatarSDK, type SdkConfig } from './sdk.js';
+import {
+  type AudioSink,
+  type PlaybackOptions,
+  type PlaybackSample,
+  PlaybackScheduler,
+} from './playback-scheduler.js';
+import { AvatarSDK, requireConfig, type SdkConfig } from './sdk.js';
 import { WebAudioSink } from './web-audio-sink.js';
 
 /** An audio output the controller can pause and set the volume of. */
@@ -156,7 +161,10 @@ export class AvatarController {
       );
     }
     if (this.#connection.state === 'connecting' || this.#connection.state === 'connected') {
-      throw new AvatarError('invalidState', `start() was already called (connection is ${this.#connection.state}).`);
+      throw new AvatarError(
+        'invalidState',
+        `start() was already called (connection is ${this.#connection.state}).`,
+      );
     }
     this.#ensureOutput();
     this.#connection.apply('start');
@@ -171,7 +179,9 @@ export class AvatarController {
       onRetry: (attempt, endpoint, error) =>
         logger.debug(`retry ${attempt} against ${endpoint.region} after ${error.code}`),
       ...(this.#options.webSocket && { webSocket: this.#options.webSocket }),
-      ...(this.#options.maxConnectAttempts !== undefined && { maxAttempts: this.#options.maxConnectAttempts }),
+      ...(this.#options.maxConnectAttempts !== undefined && {
+        maxAttempts: this.#options.maxConnectAttempts,
+      }),
       ...(this.#options.backoffMs !== undefined && { backoffMs: this.#options.backoffMs }),
     });
     this.#ingress = ingress;
@@ -238,7 +248,10 @@ export class AvatarController {
     if (this.#pastConversations.has(conversationId)) return conversationId;
     const message = this.#relay.decode(encoded);
     if (message.kind !== 'audio') {
-      throw new AvatarError('invalidRequest', 'yieldAudioData() got an animation message; pass it to yieldFramesData().');
+      throw new AvatarError(
+        'invalidRequest',
+        'yieldAudioData() got an animation message; pass it to yieldFramesData().',
+      );
     }
     const scheduler = this.#ensureScheduler();
     if (conversationId !== this.#conversationId) {
@@ -263,7 +276,10 @@ export class AvatarController {
     this.#assertUsable();
     this.#assertHost('yieldFramesData()');
     if (!Array.isArray(encoded)) {
-      throw new AvatarError('invalidRequest', 'yieldFramesData() takes an array of relay animation messages.');
+      throw new AvatarError(
+        'invalidRequest',
+        'yieldFramesData() takes an array of relay animation messages.',
+      );
     }
     if (conversationId !== this.#conversationId) return;
     const scheduler = this.#ensureScheduler();
@@ -275,11 +291,15 @@ export class AvatarController {
       if (peekConversationId(bytes) !== conversationId) continue;
       const message = this.#relay.decode(bytes);
       if (message.kind !== 'animation') {
-        throw new AvatarError('invalidRequest', 'yieldFramesData() got an audio message; pass it to yieldAudioData().');
+        throw new AvatarError(
+          'invalidRequest',
+          'yieldFramesData() got an audio message; pass it to yieldAudioData().',
+        );
       }
       const frames = this.#takeFrames(conversationId, message.animation);
       if (frames.length > 0) scheduler.pushFrames(conversationId, frames);
-      else if (message.last && this.#framesReceived.get(conversationId) === 0) scheduler.setAudioOnly(conversationId);
+      else if (message.last && this.#framesReceived.get(conversationId) === 0)
+        scheduler.setAudioOnly(conversationId);
     }
   }
 
@@ -297,7 +317,8 @@ export class AvatarController {
     }
     this.#openReqId = undefined;
     this.#stopPlayback();
-    if (this.#config.mode === 'host' && this.#conversationId !== undefined) this.#retire(this.#conversationId);
+    if (this.#config.mode === 'host' && this.#conversationId !== undefined)
+      this.#retire(this.#conversationId);
     if (this.#conversation.can('interrupt')) this.#conversation.apply('interrupt');
   }
 
@@ -308,7 +329,10 @@ export class AvatarController {
   async pause(): Promise<void> {
     this.#assertUsable();
     if (!this.#conversation.can('pause')) {
-      throw new AvatarError('invalidState', `pause() needs playback in progress (conversation is ${this.#conversation.state}).`);
+      throw new AvatarError(
+        'invalidState',
+        `pause() needs playback in progress (conversation is ${this.#conversation.state}).`,
+      );
     }
     this.#conversation.apply('pause');
     if (this.#config.mode === 'sdk' && this.#latestReqId && this.#supports('playback_control')) {
@@ -324,7 +348,10 @@ export class AvatarController {
   async resume(): Promise<void> {
     this.#assertUsable();
     if (!this.#conversation.can('resume')) {
-      throw new AvatarError('invalidState', `resume() needs paused playback (conversation is ${this.#conversation.state}).`);
+      throw new AvatarError(
+        'invalidState',
+        `resume() needs paused playback (conversation is ${this.#conversation.state}).`,
+      );
     }
     this.#conversation.apply('resume');
     if (this.#config.mode === 'sdk' && this.#latestReqId && this.#supports('playback_control')) {
@@ -339,7 +366,10 @@ export class AvatarController {
    */
   setVolume(volume: number): void {
     if (typeof volume !== 'number' || !(volume >= 0 && volume <= 1)) {
-      throw new AvatarError('invalidRequest', `setVolume() takes a number from 0 to 1, got ${String(volume)}.`);
+      throw new AvatarError(
+        'invalidRequest',
+        `setVolume() takes a number from 0 to 1, got ${String(volume)}.`,
+      );
     }
     this.#volume = volume;
     this.#output?.setVolume(volume);
@@ -387,7 +417,9 @@ export class AvatarController {
       audioPosition: sample.audioPosition,
       framePosition: sample.framePosition,
       offsetMs:
-        sample.framePosition === undefined ? undefined : (sample.framePosition / 25 - sample.audioPosition) * 1000,
+        sample.framePosition === undefined
+          ? undefined
+          : (sample.framePosition / 25 - sample.audioPosition) * 1000,
       outputLatencyMs: latency * 1000,
       stalls: scheduler.stallCount,
     };
@@ -514,7 +546,9 @@ export class AvatarController {
       const output = this.#ensureOutput();
       const ctx = output instanceof WebAudioSink ? output.context : undefined;
       if (ctx && ctx.state === 'suspended' && this.#conversation.state !== 'paused') {
-        logger.warn('The AudioContext is suspended: call controller.initializeAudioContext() from a user gesture.');
+        logger.warn(
+          'The AudioContext is suspended: call controller.initializeAudioContext() from a user gesture.',
+        );
         void ctx.resume();
       }
       this.#scheduler = new PlaybackScheduler(output, this.#options);
@@ -536,13 +570,19 @@ export class AvatarController {
 
   #assertHost(what: string): void {
     if (this.#config.mode !== 'host') {
-      throw new AvatarError('invalidState', `${what} is for drivingServiceMode 'host'; in SDK mode use send().`);
+      throw new AvatarError(
+        'invalidState',
+        `${what} is for drivingServiceMode 'host'; in SDK mode use send().`,
+      );
     }
   }
 
   #assertUsable(): void {
     if (this.#disposed) {
-      throw new AvatarError('invalidState', 'This controller belongs to a disposed AvatarView; create a new view.');
+      throw new AvatarError(
+        'invalidState',
+        'This controller belongs to a disposed AvatarView; create a new view.',
+      );
     }
   }
 

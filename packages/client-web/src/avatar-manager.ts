@@ -76,7 +76,10 @@ export class Avatar {
       this.manifest.assets.find((a) => /\.glb$/i.test(a.name ?? a.url));
     const bytes = asset && this.assets.get(assetKey(asset));
     if (!bytes) {
-      throw new AvatarError('assetDownloadFailed', `Avatar ${this.id} has no .glb model asset in its manifest.`);
+      throw new AvatarError(
+        'assetDownloadFailed',
+        `Avatar ${this.id} has no .glb model asset in its manifest.`,
+      );
     }
     return bytes;
   }
@@ -130,7 +133,12 @@ export const AvatarManager = {
           }
         }
       };
-      created.promise = loadAvatar(id, config.appId, config.endpoints.map((e) => e.consoleUrl), report).finally(() => {
+      created.promise = loadAvatar(
+        id,
+        config.appId,
+        config.endpoints.map((e) => e.consoleUrl),
+        report,
+      ).finally(() => {
         inflight.delete(id);
       });
       inflight.set(id, created);
@@ -162,11 +170,16 @@ async function loadAvatar(
 ): Promise<Avatar> {
   const manifest = await fetchManifest(id, appId, consoleUrls);
   const cache = await store();
-  const totalBytes = manifest.assets.reduce((sum, a) => sum + (a.size > 0 ? a.size : 0), 0);
+  const totalBytes = manifest.assets.reduce((sum, a) => sum + Math.max(a.size, 0), 0);
   let loadedBytes = 0;
   let downloadedBytes = 0;
   const emit = () =>
-    report({ avatarId: id, loadedBytes, totalBytes, progress: totalBytes > 0 ? Math.min(1, loadedBytes / totalBytes) : 1 });
+    report({
+      avatarId: id,
+      loadedBytes,
+      totalBytes,
+      progress: totalBytes > 0 ? Math.min(1, loadedBytes / totalBytes) : 1,
+    });
   emit();
   const assets = new Map<string, ArrayBuffer>();
   const hashes: string[] = [];
@@ -191,7 +204,9 @@ async function loadAvatar(
             { retryable: true, phase: 'load' },
           );
         }
-        await cache.put(hash, bytes, asset.contentType).catch((error) => logger.warn('caching failed:', error));
+        await cache
+          .put(hash, bytes, asset.contentType)
+          .catch((error) => logger.warn('caching failed:', error));
       }
     }
     if (hash) hashes.push(hash);
@@ -205,7 +220,11 @@ async function loadAvatar(
   return new Avatar(manifest, assets, downloadedBytes);
 }
 
-async function fetchManifest(id: string, appId: string, consoleUrls: readonly string[]): Promise<AvatarManifest> {
+async function fetchManifest(
+  id: string,
+  appId: string,
+  consoleUrls: readonly string[],
+): Promise<AvatarManifest> {
   let lastError: AvatarError | undefined;
   for (const base of consoleUrls) {
     const url = `${base.replace(/\/$/, '')}/v1/console/avatars/${encodeURIComponent(id)}?appId=${encodeURIComponent(appId)}`;
@@ -248,9 +267,14 @@ async function httpError(response: Response, id: string): Promise<AvatarError> {
   }
   const options = { httpStatus: response.status, retryable: response.status >= 500, phase: 'load' as const };
   if (response.status === 404) {
-    return new AvatarError('avatarNotFound', `Avatar "${id}" does not exist on this service. ${detail} Check the avatar id.`, options);
+    return new AvatarError(
+      'avatarNotFound',
+      `Avatar "${id}" does not exist on this service. ${detail} Check the avatar id.`,
+      options,
+    );
   }
-  if (code && KNOWN_CODES.has(code)) return new AvatarError(code as AvatarErrorCode, detail || `Loading avatar ${id} was refused.`, options);
+  if (code && KNOWN_CODES.has(code))
+    return new AvatarError(code as AvatarErrorCode, detail || `Loading avatar ${id} was refused.`, options);
   return new AvatarError(
     'assetDownloadFailed',
     `Loading avatar ${id}'s manifest failed with HTTP ${response.status}${detail ? `: ${detail}` : ''}.`,
@@ -267,9 +291,13 @@ function parseManifest(id: string, value: unknown): AvatarManifest {
     Array.isArray(m.assets) &&
     m.assets.every((a) => typeof a?.url === 'string' && typeof a.size === 'number');
   if (!ok) {
-    throw new AvatarError('assetDownloadFailed', `The manifest of avatar ${id} is malformed (needs id and assets [{url, size}]).`, {
-      phase: 'load',
-    });
+    throw new AvatarError(
+      'assetDownloadFailed',
+      `The manifest of avatar ${id} is malformed (needs id and assets [{url, size}]).`,
+      {
+        phase: 'load',
+      },
+    );
   }
   return { name: m.id!, rig: 'arkit-52', ...m } as AvatarManifest;
 }

@@ -82,23 +82,34 @@ export class AvatarView {
   constructor(avatar: Avatar, container: HTMLElement, options: AvatarViewOptions = {}) {
     requireConfig('new AvatarView()');
     if (!container || typeof (container as HTMLElement).appendChild !== 'function') {
-      throw new AvatarError('invalidRequest', 'new AvatarView(avatar, container) needs a DOM element to render into.');
+      throw new AvatarError(
+        'invalidRequest',
+        'new AvatarView(avatar, container) needs a DOM element to render into.',
+      );
     }
     this.avatar = avatar;
     this.#container = container;
     this.#maxPixelRatio = options.maxPixelRatio ?? 2;
-    this.#mixer = new AnimationMixer({ ...options, seed: options.seed ?? hashString(avatar.id) + viewCount++ });
+    this.#mixer = new AnimationMixer({
+      ...options,
+      seed: options.seed ?? hashString(avatar.id) + viewCount++,
+    });
     try {
       this.#renderer = new THREE.WebGLRenderer({ antialias: true, alpha: options.background === undefined });
     } catch (cause) {
-      throw new AvatarError('invalidState', 'WebGL is not available in this browser, so the avatar cannot be drawn.', {
-        cause,
-      });
+      throw new AvatarError(
+        'invalidState',
+        'WebGL is not available in this browser, so the avatar cannot be drawn.',
+        {
+          cause,
+        },
+      );
     }
     this.#renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.#renderer.toneMapping = THREE.ACESFilmicToneMapping;
     this.#renderer.toneMappingExposure = 1.05;
-    if (options.background !== undefined) this.#renderer.setClearColor(new THREE.Color(options.background), 1);
+    if (options.background !== undefined)
+      this.#renderer.setClearColor(new THREE.Color(options.background), 1);
     else this.#renderer.setClearColor(0x000000, 0);
     this.canvas = this.#renderer.domElement;
     this.canvas.style.display = 'block';
@@ -108,7 +119,10 @@ export class AvatarView {
     this.#addLights(options.environmentLighting ?? true);
     this.#scene.add(this.#pivot);
 
-    this.controller = new AvatarController({ avatarId: avatar.id, cutSpeech: () => this.#mixer.cut() }, options);
+    this.controller = new AvatarController(
+      { avatarId: avatar.id, cutSpeech: () => this.#mixer.cut() },
+      options,
+    );
 
     if (typeof ResizeObserver !== 'undefined') {
       this.#resizeObserver = new ResizeObserver(() => this.#resize());
@@ -218,10 +232,14 @@ export class AvatarView {
       const error =
         cause instanceof AvatarError
           ? cause
-          : new AvatarError('assetDownloadFailed', `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`, {
-              cause,
-              phase: 'load',
-            });
+          : new AvatarError(
+              'assetDownloadFailed',
+              `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`,
+              {
+                cause,
+                phase: 'load',
+              },
+            );
       logger.error(error.message);
       throw error;
     }
@@ -234,7 +252,11 @@ export class AvatarView {
     const headBone = this.#bones.head?.bone;
     const pivot = headBone
       ? new THREE.Vector3(0, 0, 0)
-      : new THREE.Vector3((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.55, (box.min.z + box.max.z) / 2);
+      : new THREE.Vector3(
+          (box.min.x + box.max.x) / 2,
+          box.min.y + size.y * 0.55,
+          (box.min.z + box.max.z) / 2,
+        );
     model.position.sub(pivot);
     this.#pivot.position.copy(pivot);
     this.#pivotRest.copy(pivot);
@@ -257,17 +279,31 @@ export class AvatarView {
           all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.name });
           if (b.channel.kind === 'arkit' && /jawopen/i.test(b.name)) hasArkitMouth = true;
         }
-        if (mapping.bindings.length > 0 && missing.size === 0) for (const m of mapping.missingArkit) missing.add(m);
-        else if (mapping.bindings.length > 0) for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+        if (mapping.bindings.length > 0 && missing.size === 0)
+          for (const m of mapping.missingArkit) missing.add(m);
+        else if (mapping.bindings.length > 0)
+          for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
       }
       const name = object.name.toLowerCase();
       const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });
       if ((object as THREE.Bone).isBone || object.type === 'Object3D') {
-        if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name)) this.#bones.head = pose();
+        if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name))
+          this.#bones.head = pose();
         else if (!this.#bones.neck && /neck/.test(name)) this.#bones.neck = pose();
-        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone) this.#bones.jaw = pose();
-        else if (!this.#bones.eyeL && /(left.?eye|eye.?(l|left))$/.test(name) && (object as THREE.Bone).isBone) this.#bones.eyeL = pose();
-        else if (!this.#bones.eyeR && /(right.?eye|eye.?(r|right))$/.test(name) && (object as THREE.Bone).isBone) this.#bones.eyeR = pose();
+        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone)
+          this.#bones.jaw = pose();
+        else if (
+          !this.#bones.eyeL &&
+          /(left.?eye|eye.?(l|left))$/.test(name) &&
+          (object as THREE.Bone).isBone
+        )
+          this.#bones.eyeL = pose();
+        else if (
+          !this.#bones.eyeR &&
+          /(right.?eye|eye.?(r|right))$/.test(name) &&
+          (object as THREE.Bone).isBone
+        )
+          this.#bones.eyeR = pose();
       }
     });
     // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.

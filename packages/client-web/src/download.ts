@@ -14,11 +14,15 @@ export async function download(
   try {
     response = await fetchImpl(url);
   } catch (cause) {
-    throw new AvatarError('assetDownloadFailed', `Could not download ${url}: network error. Check the connection and retry.`, {
-      cause,
-      retryable: true,
-      phase: 'load',
-    });
+    throw new AvatarError(
+      'assetDownloadFailed',
+      `Could not download ${url}: network error. Check the connection and retry.`,
+      {
+        cause,
+        retryable: true,
+        phase: 'load',
+      },
+    );
   }
   if (!response.ok) {
     throw new AvatarError('assetDownloadFailed', `Downloading ${url} failed with HTTP ${response.status}.`, {
@@ -44,11 +48,15 @@ export async function download(
       onBytes(value.byteLength);
     }
   } catch (cause) {
-    throw new AvatarError('assetDownloadFailed', `The download of ${url} broke off after ${total} bytes; retry.`, {
-      cause,
-      retryable: true,
-      phase: 'load',
-    });
+    throw new AvatarError(
+      'assetDownloadFailed',
+      `The download of ${url} broke off after ${total} bytes; retry.`,
+      {
+        cause,
+        retryable: true,
+        phase: 'load',
+      },
+    );
   }
   const out = new Uint8Array(total);
   let offset = 0;

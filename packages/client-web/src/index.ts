@@ -3,6 +3,13 @@
  * three.js, drive them from speech audio in sync with WebAudio playback.
  * @packageDocumentation
  */
+
+export {
+  AvatarError,
+  type AvatarErrorCode,
+  type ConnectionState,
+  type ConversationState,
+} from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 export { type AssetStore, openAssetStore } from './asset-cache.js';
 export {
@@ -29,8 +36,14 @@ export {
   type WebSocketFactory,
   type WebSocketLike,
 } from './ingress-connection.js';
-export { type LogLevel, Logger } from './logger.js';
-export { channelWeight, type MorphMapping, mapMorphTargets, type RigChannel, resolveMorphTarget } from './morph-binding.js';
+export { Logger, type LogLevel } from './logger.js';
+export {
+  channelWeight,
+  type MorphMapping,
+  mapMorphTargets,
+  type RigChannel,
+  resolveMorphTarget,
+} from './morph-binding.js';
 export {
   type AudioSink,
   lerpFrame,
@@ -40,4 +53,3 @@ export {
 } from './playback-scheduler.js';
 export { AvatarSDK, type AvatarSDKOptions, type DrivingServiceMode, type SdkConfig } from './sdk.js';
 export { WebAudioSink } from './web-audio-sink.js';
-export { AvatarError, type AvatarErrorCode, type ConnectionState, type ConversationState } from '@avatar-drive/core';

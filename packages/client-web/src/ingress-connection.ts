@@ -121,9 +121,13 @@ export class IngressConnection {
   send(message: Message): void {
     const ws = this.#ws;
     if (!this.#confirmed || !ws || ws.readyState !== OPEN) {
-      throw new AvatarError('invalidState', 'Not connected: call controller.start() and wait for "connected".', {
-        phase: 'stream',
-      });
+      throw new AvatarError(
+        'invalidState',
+        'Not connected: call controller.start() and wait for "connected".',
+        {
+          phase: 'stream',
+        },
+      );
     }
     ws.send(encodeMessage(message));
   }
@@ -165,7 +169,11 @@ export class IngressConnection {
       try {
         ws = factory(url);
       } catch (cause) {
-        reject(new AvatarError('connectionFailed', `Cannot open a WebSocket to ${endpoint.ingressUrl}.`, { cause }));
+        reject(
+          new AvatarError('connectionFailed', `Cannot open a WebSocket to ${endpoint.ingressUrl}.`, {
+            cause,
+          }),
+        );
         return;
       }
       this.#ws = ws;
@@ -262,7 +270,8 @@ export class IngressConnection {
         logger.error('dropping a malformed frame from the ingress:', error);
         return;
       }
-      if (message.data.case === 'serverError') serverError = serverErrorToAvatarError(message.data.value, 'stream');
+      if (message.data.case === 'serverError')
+        serverError = serverErrorToAvatarError(message.data.value, 'stream');
       this.#options.onMessage(message);
     };
     ws.onclose = (event) => {
@@ -274,7 +283,9 @@ export class IngressConnection {
         return;
       }
       const error =
-        serverError?.closeCode === event.code ? serverError : AvatarError.fromClose(event.code, event.reason, 'stream');
+        serverError?.closeCode === event.code
+          ? serverError
+          : AvatarError.fromClose(event.code, event.reason, 'stream');
       this.#options.onClosed(error);
     };
   }

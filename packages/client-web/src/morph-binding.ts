@@ -4,7 +4,13 @@
  * visemes (`viseme_aa`, `viseme_PP` …) and VRM presets (`A` `I` `U` `E` `O`, `Blink`,
  * `Blink_L`/`Blink_R`). Pure: no three.js.
  */
-import { ARKIT_BLENDSHAPES, ARKIT_INDEX, type ArkitBlendshape, type DriveFrame, VISEMES } from '@avatar-drive/core';
+import {
+  ARKIT_BLENDSHAPES,
+  ARKIT_INDEX,
+  type ArkitBlendshape,
+  type DriveFrame,
+  VISEMES,
+} from '@avatar-drive/core';
 
 /** Which frame values drive a morph target: the mean of some expression or viseme channels. */
 export interface RigChannel {
@@ -15,7 +21,10 @@ export interface RigChannel {
 const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 const ARKIT_BY_KEY = new Map<string, number>(ARKIT_BLENDSHAPES.map((n, i) => [norm(n), i]));
 const VISEME_BY_KEY = new Map<string, number>(VISEMES.map((n, i) => [norm(n), i]));
-const arkit = (...names: ArkitBlendshape[]): RigChannel => ({ kind: 'arkit', indices: names.map((n) => ARKIT_INDEX[n]) });
+const arkit = (...names: ArkitBlendshape[]): RigChannel => ({
+  kind: 'arkit',
+  indices: names.map((n) => ARKIT_INDEX[n]),
+});
 const viseme = (name: string): RigChannel => ({ kind: 'viseme', indices: [VISEME_BY_KEY.get(norm(name))!] });
 
 const VRM_PRESETS = new Map<string, RigChannel>([
@@ -63,7 +72,7 @@ export function channelWeight(channel: RigChannel, frame: DriveFrame): number {
   let sum = 0;
   for (const i of channel.indices) sum += source[i] ?? 0;
   const value = sum / channel.indices.length;
-  return value < 0 ? 0 : value > 1 ? 1 : value;
+  return Math.min(1, Math.max(0, value));
 }
 
 /** How a set of morph-target names maps onto the rig. */

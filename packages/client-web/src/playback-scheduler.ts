@@ -193,7 +193,12 @@ export class PlaybackScheduler {
     // Hold the newest frame when the next has not arrived yet (the jitter buffer ran dry).
     const b = k + 1 <= last ? u.frames[k + 1]! : a;
     const frac = k < last ? position - k : 0;
-    return { id: u.id, audioPosition, frame: lerpFrame(a, b, frac), framePosition: k > last ? last : position };
+    return {
+      id: u.id,
+      audioPosition,
+      frame: lerpFrame(a, b, frac),
+      framePosition: k > last ? last : position,
+    };
   }
 
   /** Stops the current utterance's audio and animation at once and forgets it. */
@@ -206,7 +211,16 @@ export class PlaybackScheduler {
   }
 }
 
-const FIELDS = ['visemes', 'expression', 'jawPose', 'rotation', 'neckPose', 'eyePose', 'eyeLid', 'translation'] as const;
+const FIELDS = [
+  'visemes',
+  'expression',
+  'jawPose',
+  'rotation',
+  'neckPose',
+  'eyePose',
+  'eyeLid',
+  'translation',
+] as const;
 
 /** Linear interpolation of every field of two frames (`t` = 0 → a, 1 → b). */
 export function lerpFrame(a: DriveFrame, b: DriveFrame, t: number): DriveFrame {

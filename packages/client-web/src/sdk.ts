@@ -71,9 +71,13 @@ export const AvatarSDK = {
       );
     }
     if (typeof appId !== 'string' || appId.trim() === '') {
-      throw new AvatarError('invalidRequest', 'AvatarSDK.initialize() needs your app id (a non-empty string).', {
-        phase: 'initialize',
-      });
+      throw new AvatarError(
+        'invalidRequest',
+        'AvatarSDK.initialize() needs your app id (a non-empty string).',
+        {
+          phase: 'initialize',
+        },
+      );
     }
     if (typeof options !== 'object' || options === null) {
       throw new AvatarError(
@@ -110,7 +114,9 @@ export const AvatarSDK = {
       endpoints: Object.freeze([...endpoints]),
       logLevel,
     });
-    logger.debug(`initialized: mode ${config.mode}, ${sampleRate} Hz, regions ${endpoints.map((e) => e.region)}`);
+    logger.debug(
+      `initialized: mode ${config.mode}, ${sampleRate} Hz, regions ${endpoints.map((e) => e.region)}`,
+    );
   },
 
   /**

@@ -17,9 +17,13 @@ export class WebAudioSink implements AudioSink {
       (globalThis as { AudioContext?: typeof AudioContext }).AudioContext ??
       (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!context && !Ctor) {
-      throw new AvatarError('invalidState', 'This browser has no Web Audio API; Avatar Drive needs AudioContext.', {
-        phase: 'playback',
-      });
+      throw new AvatarError(
+        'invalidState',
+        'This browser has no Web Audio API; Avatar Drive needs AudioContext.',
+        {
+          phase: 'playback',
+        },
+      );
     }
     this.context = context ?? new Ctor!({ latencyHint: 'interactive' });
     this.#gain = this.context.createGain();

@@ -117,7 +117,9 @@ export interface BrowserSession {
 /** Launches Chromium with the project's flags and a fresh profile. */
 export async function launchChromium(): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run bash scripts/setup.sh (apt package chromium).`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run bash scripts/setup.sh (apt package chromium).`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'client-web-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -52,7 +52,13 @@ async function makeTestAvatar(id = 'test-head'): Promise<sdk.Avatar> {
   const mesh = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: 0xd9a58a, roughness: 0.6 }));
   mesh.name = 'Head';
   mesh.updateMorphTargets();
-  mesh.morphTargetDictionary = { jawOpen: 0, mouthFunnel: 1, mouthClose: 2, eyeBlinkLeft: 3, eyeBlinkRight: 4 };
+  mesh.morphTargetDictionary = {
+    jawOpen: 0,
+    mouthFunnel: 1,
+    mouthClose: 2,
+    eyeBlinkLeft: 3,
+    eyeBlinkRight: 4,
+  };
   mesh.morphTargetInfluences = [0, 0, 0, 0, 0];
   const scene = new THREE.Scene();
   scene.add(mesh);
@@ -78,7 +84,10 @@ interface SyncSample {
  * audio-clock time), and the jawOpen influence applied to the mesh is read every animation
  * frame. Returns the offsets (animation onset − audio onset) in ms.
  */
-function measureSync(view: sdk.AvatarView, durationMs: number): Promise<{ offsets: number[]; ticks: number }> {
+function measureSync(
+  view: sdk.AvatarView,
+  durationMs: number,
+): Promise<{ offsets: number[]; ticks: number }> {
   const node = view.controller.outputNode;
   if (!node) throw new Error('no audio output yet');
   const ctx = node.context as AudioContext;
@@ -140,7 +149,8 @@ const pcm = {
     for (const s of starts) {
       const a = Math.round(s * sampleRate);
       const b = Math.min(out.length, a + Math.round(burstS * sampleRate));
-      for (let i = a; i < b; i++) out[i] = Math.round(16000 * Math.sin((2 * Math.PI * 440 * (i - a)) / sampleRate));
+      for (let i = a; i < b; i++)
+        out[i] = Math.round(16000 * Math.sin((2 * Math.PI * 440 * (i - a)) / sampleRate));
     }
     return out;
   },
