@@ -1,0 +1,10 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'client-web',
+    include: ['test/**/*.test.ts'],
+    environment: 'happy-dom',
+    testTimeout: 20_000,
+  },
+});
