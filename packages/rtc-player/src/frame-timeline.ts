@@ -115,16 +115,17 @@ export class FrameTimeline {
       const i = lastAtOrBefore(frames, at);
       if (i < 0) continue;
       const current = frames[i]!;
-      const next = frames[i + 1];
-      const span = next && next.index === current.index + 1 ? next.playAtMs - current.playAtMs : FRAME_MS;
-      const progress = (at - current.playAtMs) / (span > 0 ? span : FRAME_MS);
-      if (progress >= 1 && !(next && next.index === current.index + 1) && request.pausedAtMs === undefined)
-        continue;
+      const candidate = frames[i + 1];
+      // Interpolate only towards the next frame of the same run (not across a gap or a pause).
+      const gap = candidate ? candidate.playAtMs - current.playAtMs : 0;
+      const next =
+        candidate && candidate.index === current.index + 1 && gap > 0 && gap <= 2 * FRAME_MS
+          ? candidate
+          : undefined;
+      const progress = (at - current.playAtMs) / (next ? gap : FRAME_MS);
+      if (progress >= 1 && !next && request.pausedAtMs === undefined) continue;
       const frac = Math.max(0, Math.min(1, progress));
-      const frame =
-        next && next.index === current.index + 1 && frac > 0
-          ? lerpFrame(current.frame, next.frame, frac)
-          : current.frame;
+      const frame = next && frac > 0 ? lerpFrame(current.frame, next.frame, frac) : current.frame;
       // Requests play one after another; a later one that has started wins over a finished earlier one.
       result = { reqId, frame: { ...frame, index: current.index }, position: current.index + frac };
     }
