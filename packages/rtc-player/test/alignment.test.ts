@@ -42,7 +42,12 @@ function packet(reqId: string, first: number, jaws: number[], t0: number, end = 
   };
 }
 
-const control = (m: Omit<ControlMessage, 'v'>): ControlMessage => ({ v: 1, ...m }) as ControlMessage;
+const control = (m: {
+  type: ControlMessage['type'];
+  reqId: string;
+  atMs: number;
+  playedMs?: number;
+}): ControlMessage => ({ v: 1, ...m }) as ControlMessage;
 
 describe('ClockOffsetEstimator', () => {
   it('keeps the smallest arrival − send difference in the window and follows drift', () => {
