@@ -165,7 +165,6 @@ describe('AvatarPlayer in Chromium against the real LiveKit server (egress drive
     const { playedMs } = await ended;
     await sleep(600);
     const r = await read(since);
-      );
 
     const audioPeak = Math.max(...r.audio.map(([, v]) => v));
     const audioOn = firstAbove(r.audio, audioPeak * 0.1);
