@@ -38,7 +38,7 @@ export function synthesize(text: string, sampleRate = 24000): Speech {
 }
 
 /** RMS (0 … 1) of `pcm` over [from, to). */
-function rms(pcm: Int16Array, from: number, to: number): number {
+export function rms(pcm: Int16Array, from: number, to: number): number {
   let sum = 0;
   let n = 0;
   for (let i = Math.max(0, from); i < Math.min(pcm.length, to); i++) {
@@ -66,4 +66,43 @@ export function loudnessFrames(speech: Speech): DriveFrame[] {
     frame.expression[ARKIT_INDEX.jawOpen] = Math.min(1, level / loud);
     return frame;
   });
+}
+
+/**
+ * Frames for audio that arrives in pieces (as a driving session sees it): frame k is made once
+ * the 20 ms after its start have arrived (or at the end), jawOpen = loudness / `fullScale`.
+ */
+export class StreamingLoudness {
+  #pcm = new Int16Array(0);
+  #next = 0;
+  readonly #spf: number;
+
+  constructor(
+    sampleRate: number,
+    readonly fullScale = 0.12,
+  ) {
+    this.#spf = sampleRate / 25;
+  }
+
+  /** Appends audio and returns the frames it completes. */
+  push(pcm: Int16Array, end: boolean): DriveFrame[] {
+    const joined = new Int16Array(this.#pcm.length + pcm.length);
+    joined.set(this.#pcm);
+    joined.set(pcm, this.#pcm.length);
+    this.#pcm = joined;
+    const out: DriveFrame[] = [];
+    const total = Math.ceil(joined.length / this.#spf);
+    while (this.#next < total && (end || (this.#next + 0.5) * this.#spf <= joined.length)) {
+      const k = this.#next++;
+      const frame = createDriveFrame(k);
+      const level = rms(
+        joined,
+        Math.round(k * this.#spf - this.#spf / 2),
+        Math.round(k * this.#spf + this.#spf / 2),
+      );
+      frame.expression[ARKIT_INDEX.jawOpen] = Math.min(1, level / this.fullScale);
+      out.push(frame);
+    }
+    return out;
+  }
 }
