@@ -32,8 +32,9 @@ export interface AvatarPlayerOptions {
   /** Console logging; default `warning`. */
   logLevel?: PlayerLogLevel;
   /**
-   * Delay after the audio track's jitter buffer (decoding, mixing, output), ms; default 40
-   * (calibrated in Chromium against livekit-client 2.16.1).
+   * Delay after the audio track's jitter buffer (decoding, mixing, output), ms; default 70
+   * (calibrated in Chromium with livekit-client 2.16.1 by apps/e2e: with 40 the mouth led the
+   * audio by 30 ms).
    */
   playoutPipelineMs?: number;
   /** Audio playing this long without frames counts as a stall; default 500 ms. */
@@ -77,6 +78,9 @@ export interface SyncStats {
   /** Whether the audio track carried sound at the last stats read. */
   audioPlaying: boolean;
 }
+
+/** See {@link AvatarPlayerOptions.playoutPipelineMs}. */
+const DEFAULT_PIPELINE_MS = 70;
 
 const LEVELS: Record<PlayerLogLevel, number> = { debug: 10, info: 20, warning: 30, error: 40, silent: 100 };
 /** Mean power (0 … 1) above which the track counts as playing sound (≈ −50 dBFS). */
@@ -145,7 +149,9 @@ export class AvatarPlayer extends TypedEmitter<AvatarPlayerEvents> {
     this.view = avatarView;
     this.#logLevel = LEVELS[level];
     this.#envelope = new SpeechEnvelope(start, end);
-    this.#delay = new PlayoutDelayEstimator(nonNegative(options.playoutPipelineMs, 40, 'playoutPipelineMs'));
+    this.#delay = new PlayoutDelayEstimator(
+      nonNegative(options.playoutPipelineMs, DEFAULT_PIPELINE_MS, 'playoutPipelineMs'),
+    );
     this.#stall = new StallDetector(nonNegative(options.stallAfterMs, 500, 'stallAfterMs'));
     this.#statsIntervalMs = Math.max(50, nonNegative(options.statsIntervalMs, 250, 'statsIntervalMs'));
 
