@@ -223,6 +223,67 @@ describe('AvatarPlayer in Chromium against the real LiveKit server (egress drive
     expect(jawOff - interruptAt).toBeLessThan(300);
   });
 
+  it('publishes the user audio for the agent without ever playing it back, and reconnects', async () => {
+    const { Room, RoomEvent } = await import('@livekit/rtc-node');
+    const agent = new Room();
+    const at = new AccessToken(apiKey, apiSecret, { identity: 'agent-listener' });
+    at.kind = 'agent';
+    at.addGrant({ room: roomName, roomJoin: true, canSubscribe: true });
+    await agent.connect(url, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+    try {
+      // The agent hears the user's audio (it also gets the avatar's; only the viewer's counts here).
+      const heard = new Promise<string>((resolve) =>
+        agent.on(RoomEvent.TrackSubscribed, (_track, publication, participant) => {
+          if (participant.identity.startsWith('viewer-')) resolve(`viewer:${publication.source}`);
+        }),
+      );
+      await browser.page.evaluate(() =>
+        (window as never as { rtc: { publishTone(): Promise<void> } }).rtc.publishTone(),
+      );
+      expect(await heard).toMatch(/^viewer:/);
+      const state = await read();
+      expect(state.subscribed).toEqual(['avatar-e2e/avatar-drive.audio']);
+      expect(state.audioElements).toBe(1);
+      await browser.page.evaluate(() =>
+        (window as never as { rtc: { unpublish(): Promise<void> } }).rtc.unpublish(),
+      );
+
+      const reconnected = await browser.page.evaluate(() =>
+        (window as never as { rtc: { reconnect(): Promise<string> } }).rtc.reconnect(),
+      );
+      expect(reconnected).toBe('connected');
+      const deadline = Date.now() + 10_000;
+      let after = await read();
+      while (after.subscribed.length === 0 && Date.now() < deadline) {
+        await sleep(100);
+        after = await read();
+      }
+      expect(after.subscribed).toEqual(['avatar-e2e/avatar-drive.audio']);
+      expect(after.audioElements).toBe(1);
+      expect(after.events.filter((e) => e.startsWith('connected@'))).toHaveLength(2);
+      expect(after.events.some((e) => e.startsWith('disconnected@'))).toBe(true);
+    } finally {
+      await agent.disconnect();
+    }
+  });
+
+  it('maps connection failures to typed errors', async () => {
+    const attempt = (config: { url: string; token: string; roomName?: string }) =>
+      browser.page.evaluate(
+        (c) => (window as never as { rtc: { tryConnect(c: unknown): Promise<string> } }).rtc.tryConnect(c),
+        config,
+      );
+    const good = await viewerToken(roomName);
+    const forged = await new AccessToken(apiKey, 'not-the-secret-of-this-server-at-all', { identity: 'x' });
+    forged.addGrant({ room: roomName, roomJoin: true });
+    expect(await attempt({ url, token: good, roomName })).toBe('connected->disconnected');
+    expect(await attempt({ url: 'http://127.0.0.1:1', token: good })).toBe('invalidRequest');
+    expect(await attempt({ url, token: 'not-a-jwt' })).toBe('invalidRequest');
+    expect(await attempt({ url, token: await forged.toJwt() })).toBe('sessionTokenInvalid');
+    expect(await attempt({ url, token: good, roomName: 'another-room' })).toBe('invalidRequest');
+    expect(await attempt({ url: 'ws://127.0.0.1:9', token: good })).toBe('connectionFailed');
+  });
+
   it('reports stalled when the audio plays without frames, and nothing is left playing afterwards', async () => {
     const ended = once(session, 'ended', 'no-frames');
     speak(session, 'no-frames', speech, undefined);

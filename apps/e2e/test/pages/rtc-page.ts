@@ -178,6 +178,38 @@ const api = {
     };
   },
 
+  /** Connects a second, separate provider and reports how it went (error code or 'connected'). */
+  async tryConnect(config: { url: string; token: string; roomName?: string }): Promise<string> {
+    const other = new LiveKitProvider();
+    try {
+      await other.connect(config as never);
+      const state = other.getConnectionState();
+      await other.disconnect();
+      return `${state}->${other.getConnectionState()}`;
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  },
+
+  /** Publishes a 440 Hz tone as the user's audio through the player (publishAudio). */
+  async publishTone(): Promise<void> {
+    audioContext ??= new AudioContext();
+    const oscillator = audioContext.createOscillator();
+    const destination = audioContext.createMediaStreamDestination();
+    oscillator.connect(destination);
+    oscillator.start();
+    await player!.publishAudio(destination.stream.getAudioTracks()[0]!);
+  },
+
+  async unpublish(): Promise<void> {
+    await player!.unpublishAudio();
+  },
+
+  async reconnect(): Promise<string> {
+    await player!.reconnect();
+    return player!.getConnectionState();
+  },
+
   async stop(): Promise<void> {
     await player?.dispose();
     await audioContext?.close();
