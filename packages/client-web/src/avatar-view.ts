@@ -22,6 +22,8 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   maxPixelRatio?: number;
   /** Image-based lighting from a neutral room (softer shading); default true. */
   environmentLighting?: boolean;
+  /** Multisample anti-aliasing; default true (turn off on very slow devices). */
+  antialias?: boolean;
 }
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
@@ -95,7 +97,10 @@ export class AvatarView {
       seed: options.seed ?? hashString(avatar.id) + viewCount++,
     });
     try {
-      this.#renderer = new THREE.WebGLRenderer({ antialias: true, alpha: options.background === undefined });
+      this.#renderer = new THREE.WebGLRenderer({
+        antialias: options.antialias ?? true,
+        alpha: options.background === undefined,
+      });
     } catch (cause) {
       throw new AvatarError(
         'invalidState',

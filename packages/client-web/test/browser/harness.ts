@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -56,7 +56,7 @@ export function pageBundle(): Promise<string> {
 }
 
 const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>client-web test</title>
-<style>body{margin:0;background:#20242c} .view{width:320px;height:320px;display:inline-block}</style></head>
+<style>body{margin:0;background:#20242c} .view{width:200px;height:200px;display:inline-block}</style></head>
 <body><div id="a" class="view"></div><div id="b" class="view"></div><script type="module" src="/page.js"></script></body></html>`;
 
 /** Serves the test page and forwards `/v1/…` and `/r/<name>/v1/…` to the service. */
@@ -109,7 +109,6 @@ function forward(req: IncomingMessage, res: ServerResponse, target: string, path
 }
 
 export interface BrowserSession {
-  browser: Browser;
   context: BrowserContext;
   close(): Promise<void>;
 }
@@ -129,7 +128,6 @@ export async function launchChromium(): Promise<BrowserSession> {
     viewport: { width: 700, height: 400 },
   });
   return {
-    browser: context.browser()!,
     context,
     close: async () => {
       await context.close();
