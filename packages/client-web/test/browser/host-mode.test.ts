@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserSession, launchChromium, type PageServer, startPageServer } from './harness.js';
 import { burstUtterance } from './relay-fixtures.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
+type PageWindow = any;
+
 let server: PageServer;
 let chrome: BrowserSession;
 
@@ -28,7 +31,7 @@ async function hostPage(): Promise<Page> {
   await page.goto(server.origin);
   await page.waitForFunction(() => document.title === 'ready');
   await page.evaluate(async () => {
-    const { AvatarSDK, AvatarView, makeTestAvatar, record } = (window as any).ad;
+    const { AvatarSDK, AvatarView, makeTestAvatar, record } = (window as PageWindow).ad;
     AvatarSDK.initialize('app-test', {
       drivingServiceMode: 'host',
       audioFormat: { channelCount: 1, sampleRate: 16000 },
@@ -44,7 +47,7 @@ async function hostPage(): Promise<Page> {
     await view.ready;
     await view.controller.initializeAudioContext();
     const events = record(view.controller);
-    Object.assign(window as any, { view, events, firstRenderings: () => firstRenderings });
+    Object.assign(window, { view, events, firstRenderings: () => firstRenderings });
   });
   return page;
 }
@@ -59,8 +62,8 @@ describe('client-web in Chromium, Host mode', () => {
       rampFrames: 8,
     });
     const result = await page.evaluate(async ({ audio, frames }) => {
-      const { measureSync, b64 } = (window as any).ad;
-      const view = (window as any).view;
+      const { measureSync, b64 } = (window as PageWindow).ad;
+      const view = (window as PageWindow).view;
       const measuring = measureSync(view, 3000, 8);
       let id = '';
       for (const a of audio) id = view.controller.yieldAudioData(b64(a));
@@ -97,8 +100,8 @@ describe('client-web in Chromium, Host mode', () => {
     });
     const result = await page.evaluate(
       async ({ a, b }) => {
-        const { b64 } = (window as any).ad;
-        const view = (window as any).view;
+        const { b64 } = (window as PageWindow).ad;
+        const view = (window as PageWindow).view;
         const c = view.controller;
         const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
         const ids: string[] = [];
@@ -124,7 +127,7 @@ describe('client-web in Chromium, Host mode', () => {
           jawB,
           stats,
           stateDuringB,
-          events: (window as any).events,
+          events: (window as PageWindow).events,
           after: c.getCurrentConversationId(),
         };
       },
@@ -154,8 +157,8 @@ describe('client-web in Chromium, Host mode', () => {
     const u2 = burstUtterance(encoder, 'p-2', { seconds: 2, starts: [0], burstFrames: 50, rampFrames: 1 });
     const result = await page.evaluate(
       async ({ u1, u2 }) => {
-        const { b64 } = (window as any).ad;
-        const view = (window as any).view;
+        const { b64 } = (window as PageWindow).ad;
+        const view = (window as PageWindow).view;
         const c = view.controller;
         const ctx = c.outputNode.context as AudioContext;
         const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -200,7 +203,7 @@ describe('client-web in Chromium, Host mode', () => {
           afterInterrupt: view.getMorphInfluence('jawOpen'),
           state,
           peak,
-          events: (window as any).events,
+          events: (window as PageWindow).events,
           current: c.getCurrentConversationId(),
         };
       },
@@ -238,8 +241,8 @@ describe('client-web in Chromium, Host mode', () => {
       rampFrames: 1,
     });
     const result = await page.evaluate(async ({ audio, frames }) => {
-      const { AvatarView, makeTestAvatar, b64 } = (window as any).ad;
-      const a = (window as any).view;
+      const { AvatarView, makeTestAvatar, b64 } = (window as PageWindow).ad;
+      const a = (window as PageWindow).view;
       const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const b = new AvatarView(await makeTestAvatar('second'), document.getElementById('b'), {
         antialias: false,
@@ -259,7 +262,7 @@ describe('client-web in Chromium, Host mode', () => {
         b: b.getMorphInfluence('jawOpen'),
         stats: a.controller.getSyncStats(),
         state: a.controller.conversationState,
-        events: (window as any).events,
+        events: (window as PageWindow).events,
       };
       a.dispose();
       const disposed = { inDom: document.getElementById('a')!.querySelector('canvas') !== null };
@@ -278,7 +281,7 @@ describe('client-web in Chromium, Host mode', () => {
         disposed,
         bMoves: frameBefore !== frameAfter,
         bFirst,
-        aFirst: (window as any).firstRenderings(),
+        aFirst: (window as PageWindow).firstRenderings(),
         reuse,
       };
     }, u);
