@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 // Bundle size of @avatar-drive/client-web as an app ships it: minified ESM with its dependencies
 // (@avatar-drive/core, @bufbuild/protobuf) bundled and three excluded (a peer dependency), then
 // gzip -9 and brotli. The raw protobuf-es runtime alone is printed as the peer figure.
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,7 +24,9 @@ async function measure(label, options) {
   const gzip = gzipSync(bytes, { level: 9 }).length;
   const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`${label.padEnd(52)} min ${kb(bytes.length).padStart(10)}  gzip ${kb(gzip).padStart(9)}  brotli ${kb(brotli).padStart(9)}`);
+  console.log(
+    `${label.padEnd(52)} min ${kb(bytes.length).padStart(10)}  gzip ${kb(gzip).padStart(9)}  brotli ${kb(brotli).padStart(9)}`,
+  );
   return { min: bytes.length, gzip, brotli };
 }
 
@@ -37,7 +39,10 @@ await measure('  of which client-web itself (core, protobuf external)', {
   external: ['three', 'three/*', '@avatar-drive/core', '@bufbuild/protobuf'],
 });
 await measure('peer: @bufbuild/protobuf runtime alone', {
-  stdin: { contents: "export * from '@bufbuild/protobuf'; export * from '@bufbuild/protobuf/wire';", resolveDir: join(root, '../core') },
+  stdin: {
+    contents: "export * from '@bufbuild/protobuf'; export * from '@bufbuild/protobuf/wire';",
+    resolveDir: join(root, '../core'),
+  },
 });
 await measure('for scale: three (core build, what the view imports)', {
   stdin: {
