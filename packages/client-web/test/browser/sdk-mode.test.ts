@@ -53,7 +53,8 @@ beforeAll(async () => {
   primary = await startService('ap-northeast', [...common, '--redis-url', 'redis://127.0.0.1:1']);
   backup = await startService('us-west', common);
   credentials = JSON.parse(await readFile(join(workDir, 'dev.json'), 'utf8'));
-  server.targets.set('ap-northeast', backup.consoleUrl); // console reads work in both; see the region test
+  // Console reads go to the healthy region; the ingress fallback is what the tests exercise.
+  server.targets.set('ap-northeast', backup.consoleUrl);
   server.targets.set('us-west', backup.consoleUrl);
 }, 90_000);
 
@@ -216,7 +217,7 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
     await page.close();
   });
 
-  it('does not retry a 40xx refusal (a used token) and reports the failure', async () => {
+  it('reports a refused upgrade (a used token) as connectionFailed once every attempt failed', async () => {
     const page = await openPage();
     await initSdk(page);
     const token = await mintSessionToken(backup.consoleUrl, credentials.apiKey);
@@ -237,7 +238,8 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
       },
       { id: AVATAR, token },
     );
-    // The upgrade is refused with HTTP 401, which a browser only sees as 1006: both regions are tried once.
+    // The upgrade is refused with HTTP 401, which a browser only sees as 1006 (retryable): the
+    // attempts across both regions end in one failure.
     expect(result.code).toBe('connectionFailed');
     expect(result.events).toEqual(['connection:connecting', 'connection:failed', 'error:connectionFailed']);
     await page.close();
