@@ -136,7 +136,10 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
       const { AvatarManager, AvatarView } = (window as PageWindow).ad;
       const progress: number[] = [];
       const avatar = await AvatarManager.load(id, (p: { progress: number }) => progress.push(p.progress));
-      const view = new AvatarView(avatar, document.getElementById('a'), { antialias: false });
+      const view = new AvatarView(avatar, document.getElementById('a'), {
+        antialias: false,
+        environmentLighting: false,
+      });
       const rendered = await new Promise((resolve) => {
         view.onFirstRendering = () => resolve(true);
       });
@@ -162,7 +165,10 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
         const { AvatarSDK, AvatarManager, AvatarView, record, pcm } = (window as PageWindow).ad;
         const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
         const avatar = await AvatarManager.load(id);
-        const view = new AvatarView(avatar, document.getElementById('a'), { antialias: false });
+        const view = new AvatarView(avatar, document.getElementById('a'), {
+          antialias: false,
+          environmentLighting: false,
+        });
         await view.ready;
         const c = view.controller;
         const events: string[] = record(c);
@@ -225,7 +231,11 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
       async ({ id, token }) => {
         const { AvatarSDK, AvatarManager, AvatarView, record } = (window as PageWindow).ad;
         const avatar = await AvatarManager.load(id);
-        const make = () => new AvatarView(avatar, document.getElementById('b'), { antialias: false });
+        const make = () =>
+          new AvatarView(avatar, document.getElementById('b'), {
+            antialias: false,
+            environmentLighting: false,
+          });
         AvatarSDK.setSessionToken(token);
         const first = make();
         await first.controller.start();
@@ -241,7 +251,12 @@ describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () 
     // The upgrade is refused with HTTP 401, which a browser only sees as 1006 (retryable): the
     // attempts across both regions end in one failure.
     expect(result.code).toBe('connectionFailed');
-    expect(result.events).toEqual(['connection:connecting', 'connection:failed', 'error:connectionFailed']);
+    expect(result.events).toEqual([
+      'connection:connecting',
+      'connection:failed',
+      'error:connectionFailed',
+      'connection:disconnected', // dispose()
+    ]);
     await page.close();
   });
 });
