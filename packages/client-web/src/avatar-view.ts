@@ -11,7 +11,7 @@ import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 import { logger } from './logger.js';
-import { channelWeight, mapMorphTargets, type RigChannel } from './morph-binding.js';
+import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from './morph-binding.js';
 import { requireConfig } from './sdk.js';
 
 /** Options of {@link AvatarView}. */
@@ -169,9 +169,11 @@ export class AvatarView {
    * `undefined` when no target follows it.
    */
   getMorphInfluence(name: string): number | undefined {
+    const wanted = resolveMorphTarget(name) ?? resolveMorphTarget(`viseme_${name}`);
+    if (!wanted) return undefined;
     let best: number | undefined;
     for (const t of this.#targets) {
-      if (t.name !== name && !t.name.endsWith(`.${name}`) && t.name !== `viseme_${name}`) continue;
+      if (t.channel.kind !== wanted.kind || t.channel.indices.join() !== wanted.indices.join()) continue;
       const value = t.mesh.morphTargetInfluences?.[t.index] ?? 0;
       best = best === undefined ? value : Math.max(best, value);
     }
