@@ -3,11 +3,11 @@ import { AvatarManager, type LoadProgress } from '../../src/avatar-manager.js';
 import { AvatarSDK } from '../../src/sdk.js';
 
 const CONSOLE = 'http://127.0.0.1:9301';
-const model = new Uint8Array(5000).map((_, i) => i % 251);
+const model: Uint8Array<ArrayBuffer> = new Uint8Array(5000).map((_, i) => i % 251);
 let hash = '';
 let calls: string[] = [];
 
-async function sha256(bytes: Uint8Array): Promise<string> {
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
