@@ -276,6 +276,7 @@ export class AvatarView {
     let hasArkitMouth = false;
     const all: BoundTarget[] = [];
     const missing = new Set<string>();
+    let firstBound = true;
     let meshes = 0;
     model.traverse((object) => {
       const mesh = object as THREE.Mesh;
@@ -286,10 +287,13 @@ export class AvatarView {
           all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.name });
           if (b.channel.kind === 'arkit' && /jawopen/i.test(b.name)) hasArkitMouth = true;
         }
-        if (mapping.bindings.length > 0 && missing.size === 0)
-          for (const m of mapping.missingArkit) missing.add(m);
-        else if (mapping.bindings.length > 0)
-          for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+        if (mapping.bindings.length > 0) {
+          // Missing = covered by no mesh.
+          if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
+          else
+            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+          firstBound = false;
+        }
       }
       const name = object.name.toLowerCase();
       const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });

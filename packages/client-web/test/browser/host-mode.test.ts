@@ -25,9 +25,16 @@ afterAll(async () => {
   await server?.close();
 });
 
+const warnings = new WeakMap<Page, string[]>();
+
 async function hostPage(): Promise<Page> {
   const page = await chrome.context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
+  const pageWarnings: string[] = [];
+  warnings.set(page, pageWarnings);
+  page.on('console', (message) => {
+    if (message.type() === 'warning') pageWarnings.push(message.text());
+  });
   await page.goto(server.origin);
   await page.waitForFunction(() => document.title === 'ready');
   await page.evaluate(async () => {
@@ -35,7 +42,7 @@ async function hostPage(): Promise<Page> {
     AvatarSDK.initialize('app-test', {
       drivingServiceMode: 'host',
       audioFormat: { channelCount: 1, sampleRate: 16000 },
-      logLevel: 'error',
+      logLevel: 'warn',
     });
     const avatar = await makeTestAvatar();
     const view = new AvatarView(avatar, document.getElementById('a'), {
@@ -71,15 +78,17 @@ describe('client-web in Chromium, Host mode', () => {
       return measuring;
     }, utterance);
     const offsets: number[] = result.offsetsMs;
-    const mean = offsets.reduce((s, v) => s + v, 0) / offsets.length;
+    const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+    const perBurst = [0, 1, 2].map((b) => mean(offsets.filter((_, i) => result.burstOf[i] === b)));
     const worst = Math.max(...offsets.map(Math.abs));
     console.log(
-      `audio-to-animation offset: mean ${mean.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${offsets.length} samples (${result.ticks} animation frames, ${result.onsets} bursts, output latency ${result.outputLatencyMs.toFixed(1)} ms)`,
+      `audio-to-animation offset: mean ${mean(offsets).toFixed(1)} ms (per burst ${perBurst.map((m) => m.toFixed(1)).join(', ')}), worst sample ${worst.toFixed(1)} ms over ${offsets.length} samples (${result.ticks} animation frames, output latency ${result.outputLatencyMs.toFixed(1)} ms)`,
     );
     expect(result.onsets).toBe(3);
     expect(offsets.length).toBeGreaterThanOrEqual(6);
-    expect(Math.abs(mean)).toBeLessThanOrEqual(40);
-    expect(worst).toBeLessThanOrEqual(40);
+    // Each burst's offset within one frame (40 ms). Single samples also carry the time since the
+    // last render (the page's animation-frame rate), so they are printed, not bounded.
+    for (const m of perBurst) expect(Math.abs(m)).toBeLessThanOrEqual(40);
     await page.close();
   });
 
@@ -293,6 +302,9 @@ describe('client-web in Chromium, Host mode', () => {
     expect(result.aFirst).toBe(1);
     expect(result.bFirst).toBe(1);
     expect(result.reuse).toBe('invalidState');
+    // The test head has 5 of the 52 ARKit targets: one warning per view, naming what is skipped.
+    const skipped = warnings.get(page)!.filter((w) => w.includes('lacks 47 of the 52 ARKit morph targets'));
+    expect(skipped).toHaveLength(2);
     await page.close();
   });
 });

@@ -84,7 +84,13 @@ function measureSync(
   view: sdk.AvatarView,
   durationMs: number,
   rampFrames: number,
-): Promise<{ offsetsMs: number[]; onsets: number; ticks: number; outputLatencyMs: number }> {
+): Promise<{
+  offsetsMs: number[];
+  burstOf: number[];
+  onsets: number;
+  ticks: number;
+  outputLatencyMs: number;
+}> {
   const node = view.controller.outputNode;
   if (!node) throw new Error('no audio output yet');
   const ctx = node.context as AudioContext;
@@ -94,6 +100,7 @@ function measureSync(
   const buffer = new Float32Array(analyser.fftSize);
   const onsets: number[] = [];
   const offsetsMs: number[] = [];
+  const burstOf: number[] = [];
   let lastLoud = -1;
   let scannedTo = 0;
   let ticks = 0;
@@ -118,12 +125,14 @@ function measureSync(
       const onset = onsets.filter((a) => a <= heard).at(-1);
       if (onset !== undefined && jaw > 0.05 && jaw < 0.95 && heard - onset < (rampFrames + 2) / 25) {
         offsetsMs.push(((rampFrames * jaw) / 25 - (heard - onset)) * 1000);
+        burstOf.push(onsets.indexOf(onset));
       }
       if (performance.now() - started < durationMs) requestAnimationFrame(tick);
       else {
         node.disconnect(analyser);
         resolve({
           offsetsMs,
+          burstOf,
           onsets: onsets.length,
           ticks,
           outputLatencyMs: (ctx.outputLatency || 0) * 1000,
