@@ -3,7 +3,8 @@
  * idle motion, and shows the speech frames its controller (or another package, through
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
-import { AvatarError, type DriveFrame } from '@avatar-drive/core';
+import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
+import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -11,7 +12,6 @@ import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 import { logger } from './logger.js';
-import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from './morph-binding.js';
 import { requireConfig } from './sdk.js';
 
 /** Options of {@link AvatarView}. */
@@ -284,8 +284,8 @@ export class AvatarView {
         meshes += 1;
         const mapping = mapMorphTargets(mesh.morphTargetDictionary);
         for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.name });
-          if (b.channel.kind === 'arkit' && /jawopen/i.test(b.name)) hasArkitMouth = true;
+          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
+          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen)) hasArkitMouth = true;
         }
         if (mapping.bindings.length > 0) {
           // Missing = covered by no mesh.
@@ -392,7 +392,9 @@ export class AvatarView {
   }
 
   #apply(frame: DriveFrame): void {
-    for (const t of this.#targets) t.mesh.morphTargetInfluences![t.index] = channelWeight(t.channel, frame);
+    for (const t of this.#targets) {
+      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
+    }
     const { head, neck, jaw, eyeL, eyeR } = this.#bones;
     if (head) {
       setPose(head, frame.rotation, 0);

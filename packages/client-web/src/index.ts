@@ -37,13 +37,14 @@ export {
   type WebSocketLike,
 } from './ingress-connection.js';
 export { Logger, type LogLevel } from './logger.js';
+/** Morph-target name mapping (from `@avatar-drive/avatars`), re-exported for custom renderers. */
 export {
   channelWeight,
   type MorphMapping,
   mapMorphTargets,
   type RigChannel,
   resolveMorphTarget,
-} from './morph-binding.js';
+} from '@avatar-drive/avatars';
 export {
   type AudioSink,
   lerpFrame,

@@ -1,0 +1,138 @@
+/**
+ * Turns an avatar style into a three.js scene: parts become indexed geometry with smooth normals;
+ * every deforming part carries all 52 ARKit morph targets (relative positions and normals) named
+ * through morphTargetDictionary, so GLTFExporter writes extras.targetNames.
+ */
+import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
+import * as THREE from 'three';
+import { buildCollar, buildNeck, buildTorso } from './body.js';
+import { buildEye, buildLids } from './eyes.js';
+import { buildBrows, buildEars, buildTeeth, buildTongue } from './features.js';
+import { buildHair } from './hair.js';
+import { buildHead } from './head.js';
+import { createLayout } from './layout.js';
+import { createMaterials } from './materials.js';
+import type { V3 } from './math.js';
+import type { Part } from './part.js';
+import type { AvatarStyle } from './style.js';
+
+/** World height of the head centre (metres): a standing adult. */
+export const HEAD_CENTRE_Y = 1.6;
+/** The head turns about the top of the neck, this far below and behind the head centre. */
+const NECK_PIVOT: V3 = [0, -0.075, -0.012];
+/** Position deltas below this (metres) and normal deltas below this are stored as exact zeros. */
+const POSITION_EPSILON = 1.5e-4;
+const NORMAL_EPSILON = 0.04;
+
+export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
+  const layout = createLayout(style);
+  const materials = createMaterials(style);
+  const scene = new THREE.Scene();
+  scene.name = style.name;
+  const root = new THREE.Group();
+  root.name = 'Avatar';
+  scene.add(root);
+
+  const head = new THREE.Group();
+  head.name = 'Head';
+  head.position.set(NECK_PIVOT[0], HEAD_CENTRE_Y + NECK_PIVOT[1], NECK_PIVOT[2]);
+  root.add(head);
+  const headOffset = new THREE.Vector3(-NECK_PIVOT[0], -NECK_PIVOT[1], -NECK_PIVOT[2]);
+
+  const headParts: Part[] = [
+    buildHead(layout),
+    buildLids(layout, 0),
+    buildLids(layout, 1),
+    buildBrows(layout),
+    buildTeeth(layout, 'upper'),
+    buildTeeth(layout, 'lower'),
+    buildTongue(layout),
+    buildEars(layout),
+    buildHair(layout),
+  ];
+  for (const part of headParts) {
+    const mesh = toMesh(part, materials[part.material]);
+    mesh.position.copy(headOffset);
+    head.add(mesh);
+  }
+  for (const side of [0, 1] as const) {
+    const eye = toMesh(buildEye(layout, side), materials.eye);
+    const [x, y, z] = layout.eyes[side];
+    eye.position.set(x, y, z).add(headOffset);
+    head.add(eye);
+  }
+
+  const body = new THREE.Group();
+  body.name = 'Body';
+  // Raised a little under the head: a short, sturdy neck reads friendlier than a realistic one.
+  body.position.set(0, HEAD_CENTRE_Y + 0.028, 0);
+  root.add(body);
+  for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
+    body.add(toMesh(part, materials[part.material]));
+  }
+  return scene;
+}
+
+function toMesh(part: Part, material: THREE.Material): THREE.Mesh {
+  const geometry = new THREE.BufferGeometry();
+  const count = part.positions.length;
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(part.positions.flat(), 3));
+  geometry.setAttribute('color', new THREE.Float32BufferAttribute(part.colors.flat(), 3));
+  geometry.setIndex(
+    count < 65536
+      ? new THREE.Uint16BufferAttribute(part.indices, 1)
+      : new THREE.Uint32BufferAttribute(part.indices, 1),
+  );
+  geometry.computeVertexNormals();
+  if (part.targets) addMorphTargets(geometry, part);
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.name = part.name;
+  if (part.targets) mesh.updateMorphTargets();
+  return mesh;
+}
+
+function addMorphTargets(geometry: THREE.BufferGeometry, part: Part): void {
+  const base = geometry.getAttribute('position') as THREE.BufferAttribute;
+  const baseNormal = geometry.getAttribute('normal') as THREE.BufferAttribute;
+  const scratch = new THREE.BufferGeometry();
+  scratch.setIndex(geometry.getIndex());
+  const positions: THREE.BufferAttribute[] = [];
+  const normals: THREE.BufferAttribute[] = [];
+  for (const name of ARKIT_BLENDSHAPES) {
+    const deltas = part.targets?.(name) ?? null;
+    const dp = new Float32Array(base.count * 3);
+    const dn = new Float32Array(base.count * 3);
+    if (deltas) {
+      for (let i = 0; i < base.count; i++) {
+        const d = deltas[i]!;
+        if (Math.hypot(d[0], d[1], d[2]) < POSITION_EPSILON) continue;
+        dp[i * 3] = d[0];
+        dp[i * 3 + 1] = d[1];
+        dp[i * 3 + 2] = d[2];
+      }
+      const moved = new Float32Array(base.array as Float32Array);
+      for (let i = 0; i < moved.length; i++) moved[i]! += dp[i]!;
+      scratch.setAttribute('position', new THREE.BufferAttribute(moved, 3));
+      scratch.computeVertexNormals();
+      const n = scratch.getAttribute('normal') as THREE.BufferAttribute;
+      for (let i = 0; i < base.count; i++) {
+        const x = n.getX(i) - baseNormal.getX(i);
+        const y = n.getY(i) - baseNormal.getY(i);
+        const z = n.getZ(i) - baseNormal.getZ(i);
+        if (Math.hypot(x, y, z) < NORMAL_EPSILON) continue;
+        dn[i * 3] = x;
+        dn[i * 3 + 1] = y;
+        dn[i * 3 + 2] = z;
+      }
+    }
+    const p = new THREE.BufferAttribute(dp, 3);
+    p.name = name;
+    positions.push(p);
+    const n = new THREE.BufferAttribute(dn, 3);
+    n.name = name;
+    normals.push(n);
+  }
+  geometry.morphAttributes.position = positions;
+  geometry.morphAttributes.normal = normals;
+  geometry.morphTargetsRelative = true;
+}

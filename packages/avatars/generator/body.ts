@@ -1,0 +1,108 @@
+/** Neck, shoulders and a collar: a calm base that frames the head. Static. */
+import type { FaceLayout } from './layout.js';
+import { lerp, linearRgb, mix3, smoothstep, type V3, v3 } from './math.js';
+import { gridIndices, orientAway, type Part } from './part.js';
+
+const AROUND = 64;
+
+/** Superellipse point: rounder than a box, flatter than an ellipse. */
+function superellipse(a: number, w: number, d: number, n: number): [number, number] {
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  return [w * Math.sign(s) * Math.abs(s) ** (2 / n), d * Math.sign(c) * Math.abs(c) ** (2 / n)];
+}
+
+/** Neck (skin) from inside the head down into the torso. */
+export function buildNeck(layout: FaceLayout): Part {
+  const skin = linearRgb(layout.style.colors.skin);
+  const shadow = mix3(skin, linearRgb(0x5a3a30), 0.35);
+  const positions: V3[] = [];
+  const colors: V3[] = [];
+  const rows = 10;
+  for (let i = 0; i <= rows; i++) {
+    const k = i / rows;
+    const y = lerp(-0.03, -0.17, k);
+    const w = 0.047 + 0.008 * smoothstep(0.6, 1, k);
+    const d = 0.048 + 0.005 * smoothstep(0.6, 1, k);
+    for (let j = 0; j < AROUND; j++) {
+      const a = (2 * Math.PI * j) / AROUND;
+      const [x, z] = superellipse(a, w, d, 2.2);
+      positions.push(v3(x, y, z - 0.014));
+      colors.push(mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z)));
+    }
+  }
+  return {
+    name: 'Neck',
+    material: 'skin',
+    positions,
+    colors,
+    indices: orientAway(positions, gridIndices(rows + 1, AROUND, true), v3(0, -0.1, -0.014), 4 * AROUND * 2),
+  };
+}
+
+/** Shoulders and upper chest in a soft knit; bottom left open below the frame. */
+export function buildTorso(layout: FaceLayout): Part {
+  const cloth = linearRgb(layout.style.colors.shirt);
+  const fold = mix3(cloth, v3(0, 0, 0), 0.25);
+  const positions: V3[] = [];
+  const colors: V3[] = [];
+  const rows = 26;
+  const half = layout.style.shoulders;
+  for (let i = 0; i <= rows; i++) {
+    const k = i / rows;
+    // k 0: chest cut; 0.7: shoulder line; 1: round into the neck opening.
+    const body = smoothstep(0, 0.7, k);
+    const cap = smoothstep(0.62, 1, k);
+    const y = lerp(-0.46, -0.2, body) + 0.058 * Math.sin((cap * Math.PI) / 2);
+    const w = lerp(half * 0.92, half, smoothstep(0.3, 0.65, k)) * (1 - cap ** 1.4 * 0.74);
+    const d = lerp(0.1, 0.108, body) * (1 - cap ** 1.4 * 0.52);
+    for (let j = 0; j < AROUND; j++) {
+      const a = (2 * Math.PI * j) / AROUND;
+      const [x, z] = superellipse(a, w, d, lerp(3.2, 2.2, cap));
+      positions.push(v3(x, y, z - 0.02));
+      const knit = 0.5 + 0.5 * Math.cos(a * 48);
+      colors.push(mix3(cloth, fold, 0.18 * knit * (1 - cap) + 0.25 * (1 - smoothstep(0, 0.5, k))));
+    }
+  }
+  return {
+    name: 'Torso',
+    material: 'cloth',
+    positions,
+    colors,
+    indices: orientAway(positions, gridIndices(rows + 1, AROUND, true), v3(0, -0.35, -0.02), 8 * AROUND * 2),
+  };
+}
+
+/** A rolled collar where the neck meets the clothes. */
+export function buildCollar(layout: FaceLayout): Part {
+  const color = linearRgb(layout.style.colors.collar);
+  const positions: V3[] = [];
+  const colors: V3[] = [];
+  const rows = 12;
+  for (let i = 0; i < rows; i++) {
+    const t = (2 * Math.PI * i) / rows;
+    for (let j = 0; j < AROUND; j++) {
+      const a = (2 * Math.PI * j) / AROUND;
+      const front = (1 + Math.cos(a)) / 2;
+      const tube = 0.011;
+      const [x, z] = superellipse(a, 0.058 + tube * Math.cos(t), 0.06 + tube * Math.cos(t), 2.2);
+      positions.push(v3(x, -0.142 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
+      colors.push(mix3(color, v3(0.5, 0.5, 0.5), 0.1 * (0.5 + 0.5 * Math.cos(a * 40))));
+    }
+  }
+  const idx = gridIndices(rows, AROUND, true);
+  // Close the tube: last ring to the first.
+  for (let j = 0; j < AROUND; j++) {
+    const a = (rows - 1) * AROUND + j;
+    const b = (rows - 1) * AROUND + ((j + 1) % AROUND);
+    idx.push(a, j, b, b, j, (j + 1) % AROUND);
+  }
+  const ring = v3(0, -0.16, 0.034);
+  return {
+    name: 'Collar',
+    material: 'collar',
+    positions,
+    colors,
+    indices: orientAway(positions, idx, ring, 0),
+  };
+}

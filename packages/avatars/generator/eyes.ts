@@ -1,0 +1,244 @@
+/**
+ * Eyeballs (sclera, iris, pupil as vertex colours on one sphere each, pole looking forward) and
+ * eyelids (upper and lower shells with a rolled edge and a lash line). Gaze rotates the
+ * eyeballs; blinks, squints and wide eyes move the lid edges.
+ */
+import type { ArkitBlendshape } from '@avatar-drive/core';
+import type { FaceLayout } from './layout.js';
+import { add, lerp, linearRgb, mix3, rotX, rotY, scale, smoothstep, sub, type V3, v3 } from './math.js';
+import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
+
+const EYE_SEGMENTS = 32;
+/** Angular radii (from the eye's forward pole) of the pupil and the iris. */
+const PUPIL = 0.24;
+const IRIS = 0.62;
+/** Gaze rotation at weight 1 (radians). */
+const LOOK_H = 0.42;
+const LOOK_V = 0.33;
+
+type Side = 0 | 1;
+const SIDE_NAME = ['Left', 'Right'] as const;
+
+/** One eyeball in eye-local coordinates (centre at the origin). Its node sits at the eye centre. */
+export function buildEye(layout: FaceLayout, side: Side): Part {
+  const r = layout.eyeRadius;
+  const c = layout.style.colors;
+  const iris = linearRgb(c.iris);
+  const irisRim = linearRgb(c.irisRim);
+  const irisLight = mix3(iris, v3(1, 0.92, 0.7), 0.35);
+  const pupil = v3(0.008, 0.007, 0.007);
+  const sclera = linearRgb(0xf6f1ea);
+  const scleraShade = linearRgb(0xd9cfc9);
+  // Ring angles with doubled rings at the colour borders, so the iris edge is crisp.
+  const thetas = [
+    0.06,
+    0.14,
+    0.2,
+    PUPIL - 0.005,
+    PUPIL + 0.005,
+    0.3,
+    0.38,
+    0.46,
+    0.53,
+    IRIS - 0.035,
+    IRIS - 0.008,
+    IRIS + 0.008,
+    0.72,
+    0.86,
+    1.05,
+    1.3,
+    1.65,
+    2.1,
+    2.6,
+  ];
+  const colorAt = (t: number): V3 => {
+    if (t < PUPIL) return pupil;
+    if (t < IRIS) {
+      const k = (t - PUPIL) / (IRIS - PUPIL);
+      const base = mix3(irisLight, iris, smoothstep(0.0, 0.55, k));
+      return mix3(base, irisRim, smoothstep(0.7, 1.0, k));
+    }
+    return mix3(sclera, scleraShade, smoothstep(0.9, 2.2, t));
+  };
+  const positions: V3[] = [];
+  const colors: V3[] = [];
+  for (const t of thetas) {
+    // The cornea bulges over the iris: it catches a sharp highlight.
+    const bulge = 1 + 0.055 * Math.cos(Math.min(t / (IRIS + 0.1), 1) * (Math.PI / 2)) ** 2;
+    for (let j = 0; j < EYE_SEGMENTS; j++) {
+      const phi = (2 * Math.PI * j) / EYE_SEGMENTS;
+      const s = Math.sin(t) * r * bulge;
+      positions.push(v3(s * Math.cos(phi), s * Math.sin(phi), Math.cos(t) * r * bulge));
+      colors.push(colorAt(t));
+    }
+  }
+  const front = positions.length;
+  positions.push(v3(0, 0, r * 1.055));
+  colors.push(pupil);
+  const back = positions.length;
+  positions.push(v3(0, 0, -r));
+  colors.push(scleraShade);
+  const rows = thetas.length;
+  const indices = [
+    ...gridIndices(rows, EYE_SEGMENTS, true),
+    ...fanIndices(front, 0, EYE_SEGMENTS, false),
+    ...fanIndices(back, (rows - 1) * EYE_SEGMENTS, EYE_SEGMENTS, true),
+  ];
+  const origin = v3(0, 0, 0);
+  // The eye's own "out" is +x for the left eye, -x for the right.
+  const out = side === 0 ? 1 : -1;
+  const gaze = (name: ArkitBlendshape): ((p: V3) => V3) | null => {
+    const s = SIDE_NAME[side];
+    if (name === `eyeLookUp${s}`) return (p) => rotX(p, origin, -LOOK_V);
+    if (name === `eyeLookDown${s}`) return (p) => rotX(p, origin, LOOK_V);
+    if (name === `eyeLookOut${s}`) return (p) => rotY(p, origin, out * LOOK_H);
+    if (name === `eyeLookIn${s}`) return (p) => rotY(p, origin, -out * LOOK_H);
+    return null;
+  };
+  return {
+    name: `Eye${SIDE_NAME[side]}`,
+    material: 'eye',
+    positions,
+    colors,
+    indices: orientAway(positions, indices, origin),
+    targets: (name) => {
+      const f = gaze(name);
+      return f ? positions.map((p) => sub(f(p), p)) : null;
+    },
+  };
+}
+
+interface LidShape {
+  /** Upper and lower edge offsets (radians, + opens upwards). */
+  upper: number;
+  lower: number;
+}
+
+/** How each blendshape moves the lid edges of one eye. */
+function lidShapeFor(name: ArkitBlendshape, side: Side): LidShape | null {
+  const s = SIDE_NAME[side];
+  switch (name) {
+    case `eyeBlink${s}`:
+      return { upper: Number.NaN, lower: Number.NaN };
+    case `eyeWide${s}`:
+      return { upper: 0.2, lower: -0.06 };
+    case `eyeSquint${s}`:
+      return { upper: -0.08, lower: 0.24 };
+    case `eyeLookUp${s}`:
+      return { upper: 0.16, lower: 0.08 };
+    case `eyeLookDown${s}`:
+      return { upper: -0.3, lower: -0.06 };
+    case `cheekSquint${s}`:
+      return { upper: 0, lower: 0.1 };
+    case `mouthSmile${s}`:
+      return { upper: 0, lower: 0.09 };
+    case `browDown${s}`:
+      return { upper: -0.07, lower: 0 };
+    default:
+      return null;
+  }
+}
+
+const LID_COLS = 24;
+const LID_ROWS = 7;
+const GAMMA_MAX = 1.4;
+const UPPER_TOP = 1.2;
+const LOWER_BOTTOM = -1.05;
+/** A triangle in the middle of a lid shell (past the rolled edge), to judge the winding. */
+const LID_PROBE = 6 * (LID_COLS - 1) * 2 + LID_COLS;
+
+/** Both lids of one eye, in head coordinates. */
+export function buildLids(layout: FaceLayout, side: Side): Part {
+  const eye = layout.eyes[side];
+  const r = layout.eyeRadius;
+  const c = layout.style.colors;
+  const skin = linearRgb(c.skin);
+  const lidSkin = mix3(skin, linearRgb(c.blush), 0.06);
+  const lash = linearRgb(0x1a100c);
+  const lowerLine = mix3(skin, linearRgb(c.blush), 0.3);
+  const mirror = side === 0 ? 1 : -1;
+
+  // Edge curves over the horizontal angle g (-GAMMA_MAX inner .. +GAMMA_MAX outer).
+  const shape = (g: number): number => Math.cos((g / GAMMA_MAX) * (Math.PI / 2)) ** 0.75;
+  const cornerLevel = (g: number): number => lerp(-0.04, 0.05, (g / GAMMA_MAX + 1) / 2);
+  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.42, shape(g));
+  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.52, shape(g));
+  const meet = (g: number): number => lerp(cornerLevel(g), -0.2, shape(g));
+
+  const point = (g: number, b: number, radius: number): V3 => {
+    // g runs inner → outer; mirror so that "outer" points away from the nose.
+    const x = Math.sin(g) * Math.cos(b) * mirror;
+    return add(eye, scale(v3(x, Math.sin(b), Math.cos(g) * Math.cos(b)), radius));
+  };
+
+  const build = (upperEdge: (g: number) => number, lowerEdge: (g: number) => number): V3[] => {
+    const out: V3[] = [];
+    for (const lid of ['upper', 'lower'] as const) {
+      const isUpper = lid === 'upper';
+      const far = isUpper ? UPPER_TOP : LOWER_BOTTOM;
+      const radius = isUpper ? 1.065 : 1.05;
+      for (let row = -2; row <= LID_ROWS; row++) {
+        for (let col = 0; col < LID_COLS; col++) {
+          const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
+          const edge = isUpper ? upperEdge(g) : lowerEdge(g);
+          const dir = isUpper ? 1 : -1;
+          if (row < 0) {
+            // Rolled edge: the lid's thickness, tucked back against the eyeball.
+            const tuck = row === -1 ? 1.035 : 1.003;
+            out.push(point(g, edge - dir * 0.0 + dir * (row === -2 ? 0.06 : 0.015), r * tuck));
+          } else {
+            const k = (row / LID_ROWS) ** 1.25;
+            out.push(point(g, lerp(edge, far, k), r * radius * (1 + 0.04 * Math.sin(Math.PI * k))));
+          }
+        }
+      }
+    }
+    return out;
+  };
+
+  const rest = build(upperOpen, lowerOpen);
+  const colors: V3[] = [];
+  for (const lid of ['upper', 'lower'] as const) {
+    for (let row = -2; row <= LID_ROWS; row++) {
+      for (let col = 0; col < LID_COLS; col++) {
+        const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
+        const towardsOuter = smoothstep(-0.6, 1.2, g);
+        if (lid === 'upper') {
+          const line = row <= 0 ? 1 : row === 1 ? 0.55 + 0.4 * towardsOuter : 0;
+          colors.push(mix3(lidSkin, lash, line));
+        } else {
+          colors.push(row <= 0 ? lowerLine : skin);
+        }
+      }
+    }
+  }
+  const rowsPerLid = LID_ROWS + 3;
+  const upperIdx = gridIndices(rowsPerLid, LID_COLS, false, 0);
+  const lowerIdx = gridIndices(rowsPerLid, LID_COLS, false, rowsPerLid * LID_COLS);
+  const indices = [
+    ...orientAway(rest, upperIdx, eye, LID_PROBE),
+    ...orientAway(rest, lowerIdx, eye, LID_PROBE),
+  ];
+
+  return {
+    name: `Eyelids${SIDE_NAME[side]}`,
+    material: 'skin',
+    positions: rest,
+    colors,
+    indices,
+    targets: (name) => {
+      const s = lidShapeFor(name, side);
+      if (!s) return null;
+      const moved = Number.isNaN(s.upper)
+        ? build(
+            (g) => meet(g) - 0.04,
+            (g) => meet(g),
+          )
+        : build(
+            (g) => upperOpen(g) + s.upper * shape(g),
+            (g) => Math.min(lowerOpen(g) + s.lower * shape(g), upperOpen(g) - 0.12),
+          );
+      return moved.map((p, i) => sub(p, rest[i]!));
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** PBR materials: soft skin with a warm sheen, glossy eyes, fabric with a velvet sheen. */
+import * as THREE from 'three';
+import type { MaterialKey } from './part.js';
+import type { AvatarStyle } from './style.js';
+
+export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.Material> {
+  const c = style.colors;
+  const lighter = (hex: number, k: number): THREE.Color =>
+    new THREE.Color(hex).lerp(new THREE.Color(0xffffff), k);
+  return {
+    skin: new THREE.MeshPhysicalMaterial({
+      name: 'Skin',
+      vertexColors: true,
+      roughness: 0.56,
+      metalness: 0,
+      sheen: 0.4,
+      sheenColor: lighter(c.blush, 0.35),
+      sheenRoughness: 0.5,
+      specularIntensity: 0.6,
+    }),
+    mouth: new THREE.MeshStandardMaterial({ name: 'Mouth', vertexColors: true, roughness: 0.5 }),
+    eye: new THREE.MeshPhysicalMaterial({
+      name: 'Eye',
+      vertexColors: true,
+      roughness: 0.3,
+      clearcoat: 1,
+      clearcoatRoughness: 0.04,
+    }),
+    teeth: new THREE.MeshPhysicalMaterial({
+      name: 'Teeth',
+      vertexColors: true,
+      roughness: 0.32,
+      clearcoat: 0.4,
+      clearcoatRoughness: 0.2,
+    }),
+    tongue: new THREE.MeshPhysicalMaterial({
+      name: 'Tongue',
+      vertexColors: true,
+      roughness: 0.42,
+      sheen: 0.3,
+      sheenColor: new THREE.Color(0xffb0b0),
+      sheenRoughness: 0.4,
+    }),
+    hair: new THREE.MeshPhysicalMaterial({
+      name: 'Hair',
+      vertexColors: true,
+      roughness: 0.48,
+      sheen: 0.7,
+      sheenColor: lighter(c.hairTip, 0.3),
+      sheenRoughness: 0.35,
+    }),
+    brows: new THREE.MeshStandardMaterial({ name: 'Brows', vertexColors: true, roughness: 0.85 }),
+    cloth: new THREE.MeshPhysicalMaterial({
+      name: 'Cloth',
+      vertexColors: true,
+      roughness: 0.88,
+      sheen: 0.8,
+      sheenColor: lighter(c.shirt, 0.45),
+      sheenRoughness: 0.6,
+    }),
+    collar: new THREE.MeshPhysicalMaterial({
+      name: 'Collar',
+      vertexColors: true,
+      roughness: 0.85,
+      sheen: 0.5,
+      sheenColor: new THREE.Color(0xffffff),
+      sheenRoughness: 0.6,
+    }),
+  };
+}

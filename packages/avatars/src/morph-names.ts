@@ -1,0 +1,176 @@
+/**
+ * Morph-target names → rig channels. Lets any glTF avatar follow the `arkit-52` rig: ARKit names
+ * in any common spelling (`jawOpen`, `JawOpen`, `blendShape1.jawOpen`, `eyeBlink_L`,
+ * `mouth_smile_left`), Oculus visemes (`viseme_aa` …), VRM presets (`A` `I` `U` `E` `O`,
+ * `Blink`, `Blink_L`, VRM 1.0 `aa` `ih` `ou` `ee` `oh`) and VRoid's `Fcl_MTH_*` / `Fcl_EYE_Close*`.
+ * Pure: no three.js, no DOM.
+ */
+import {
+  ARKIT_BLENDSHAPES,
+  ARKIT_INDEX,
+  type ArkitBlendshape,
+  VISEME_INDEX,
+  VISEMES,
+  type Viseme,
+} from '@avatar-drive/core';
+
+/**
+ * Where a morph target takes its weight from: the mean of one or more channels of the rig's
+ * `expression` (ARKit, {@link ARKIT_BLENDSHAPES} order) or `visemes` ({@link VISEMES} order).
+ */
+export interface RigChannel {
+  kind: 'arkit' | 'viseme';
+  /** Channel indices; the target's weight is their mean (e.g. `Blink` = both eye blinks). */
+  indices: readonly number[];
+}
+
+/** One morph target of a mesh bound to its rig channel. */
+export interface MorphBinding {
+  /** The morph target's name as the model spells it. */
+  target: string;
+  /** Its index in the mesh's morph target list. */
+  targetIndex: number;
+  channel: RigChannel;
+}
+
+/** How a mesh's morph targets map onto the rig. */
+export interface MorphMapping {
+  bindings: MorphBinding[];
+  /** Target names that match no rig channel (left at their rest weight). */
+  unmatched: string[];
+  /** ARKit blendshapes no target follows. */
+  missingArkit: ArkitBlendshape[];
+  /** Visemes no target follows. */
+  missingVisemes: Viseme[];
+}
+
+const key = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+const ARKIT_BY_KEY = new Map<string, ArkitBlendshape>(ARKIT_BLENDSHAPES.map((n) => [key(n), n]));
+const VISEME_BY_KEY = new Map<string, Viseme>(VISEMES.map((n) => [key(n), n]));
+
+const arkit = (...names: ArkitBlendshape[]): RigChannel => ({
+  kind: 'arkit',
+  indices: names.map((n) => ARKIT_INDEX[n]),
+});
+const viseme = (name: Viseme): RigChannel => ({ kind: 'viseme', indices: [VISEME_INDEX[name]] });
+
+/** VRM 0.x/1.0 and VRoid presets (after {@link key}). */
+const PRESETS = new Map<string, RigChannel>([
+  ['a', viseme('aa')],
+  ['aa', viseme('aa')],
+  ['i', viseme('I')],
+  ['ih', viseme('I')],
+  ['u', viseme('U')],
+  ['ou', viseme('U')],
+  ['e', viseme('E')],
+  ['ee', viseme('E')],
+  ['o', viseme('O')],
+  ['oh', viseme('O')],
+  ['blink', arkit('eyeBlinkLeft', 'eyeBlinkRight')],
+  ['blinkl', arkit('eyeBlinkLeft')],
+  ['blinkleft', arkit('eyeBlinkLeft')],
+  ['blinkr', arkit('eyeBlinkRight')],
+  ['blinkright', arkit('eyeBlinkRight')],
+  ['mouthsmile', arkit('mouthSmileLeft', 'mouthSmileRight')],
+]);
+
+/** Drops mesh prefixes (`blendShape1.`, `Face.`, `BS_`, `ARKit_`) and VRoid's `M_F00_000_00_`. */
+function stripPrefixes(name: string): string {
+  let s = name.trim();
+  const dot = s.lastIndexOf('.');
+  if (dot >= 0) s = s.slice(dot + 1);
+  const vroid = /fcl_(mth|eye)_(.+)$/i.exec(s);
+  if (vroid) return `fcl_${vroid[1]!.toLowerCase()}_${vroid[2]!.toLowerCase()}`;
+  return s.replace(/^(blendshape\d*|bs|arkit|blend)[_\-:]+/i, '');
+}
+
+function resolveArkit(k: string): RigChannel | null {
+  const direct = ARKIT_BY_KEY.get(k);
+  if (direct) return arkit(direct);
+  // Side suffixes: eyeBlink_L → eyeBlinkLeft; a split of an unsided shape (browInnerUp_L) → browInnerUp.
+  const side = /^(.*?)(l|r|left|right)$/.exec(k);
+  if (side) {
+    const [, stem, s] = side as unknown as [string, string, string];
+    const full = `${stem}${s.startsWith('l') ? 'left' : 'right'}`;
+    const sided = ARKIT_BY_KEY.get(full);
+    if (sided) return arkit(sided);
+    const unsided = ARKIT_BY_KEY.get(stem);
+    if (unsided) return arkit(unsided);
+  }
+  return null;
+}
+
+function resolveVroid(s: string): RigChannel | null {
+  const mouth = /^fcl_mth_(a|i|u|e|o)$/.exec(s);
+  if (mouth) return PRESETS.get(mouth[1]!) ?? null;
+  const eye = /^fcl_eye_close(?:_(l|r))?$/.exec(s);
+  if (eye) return PRESETS.get(eye[1] ? `blink${eye[1]}` : 'blink') ?? null;
+  return null;
+}
+
+/**
+ * The rig channel a morph target follows, or null when it follows none.
+ *
+ * @example
+ * resolveMorphTarget('blendShape1.jawOpen'); // { kind: 'arkit', indices: [17] }
+ * resolveMorphTarget('viseme_aa');           // { kind: 'viseme', indices: [10] }
+ * resolveMorphTarget('Blink');               // { kind: 'arkit', indices: [0, 7] }
+ */
+export function resolveMorphTarget(name: string): RigChannel | null {
+  const stripped = stripPrefixes(name);
+  if (stripped.startsWith('fcl_')) return resolveVroid(stripped);
+  const k = key(stripped);
+  if (k.length === 0) return null;
+  const visemeMatch = /^viseme(.+)$/.exec(k);
+  if (visemeMatch) {
+    const v = VISEME_BY_KEY.get(visemeMatch[1]!);
+    return v ? viseme(v) : null;
+  }
+  return resolveArkit(k) ?? PRESETS.get(k) ?? null;
+}
+
+/**
+ * Binds a mesh's morph targets to the rig. Accepts three.js `morphTargetDictionary` or a plain
+ * list of names in target order (glTF `extras.targetNames`).
+ *
+ * @example
+ * const mapping = mapMorphTargets(mesh.morphTargetDictionary ?? {});
+ * if (mapping.missingArkit.length) console.warn(`avatar lacks ${mapping.missingArkit.join(', ')}`);
+ * for (const b of mapping.bindings) mesh.morphTargetInfluences![b.targetIndex] = channelWeight(b.channel, frame);
+ */
+export function mapMorphTargets(targets: Readonly<Record<string, number>> | readonly string[]): MorphMapping {
+  const entries: [string, number][] = Array.isArray(targets)
+    ? (targets as readonly string[]).map((name, i) => [name, i])
+    : Object.entries(targets as Record<string, number>).sort((a, b) => a[1] - b[1]);
+  const bindings: MorphBinding[] = [];
+  const unmatched: string[] = [];
+  const seenArkit = new Set<number>();
+  const seenVisemes = new Set<number>();
+  for (const [target, targetIndex] of entries) {
+    const channel = resolveMorphTarget(target);
+    if (!channel) {
+      unmatched.push(target);
+      continue;
+    }
+    bindings.push({ target, targetIndex, channel });
+    for (const i of channel.indices) (channel.kind === 'arkit' ? seenArkit : seenVisemes).add(i);
+  }
+  return {
+    bindings,
+    unmatched,
+    missingArkit: ARKIT_BLENDSHAPES.filter((_, i) => !seenArkit.has(i)),
+    missingVisemes: VISEMES.filter((_, i) => !seenVisemes.has(i)),
+  };
+}
+
+/** A channel's weight in a frame: the mean of its indices in `expression` or `visemes`. */
+export function channelWeight(
+  channel: RigChannel,
+  frame: { expression: ArrayLike<number>; visemes: ArrayLike<number> },
+): number {
+  const source = channel.kind === 'arkit' ? frame.expression : frame.visemes;
+  let sum = 0;
+  for (const i of channel.indices) sum += source[i] ?? 0;
+  return channel.indices.length > 0 ? sum / channel.indices.length : 0;
+}

@@ -1,0 +1,134 @@
+/**
+ * The built avatars as a client receives them: valid glTF 2.0 (Khronos validator), all 52 ARKit
+ * targets on every deforming mesh, manifests that match their files, small and deterministic.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
+// @ts-expect-error gltf-validator ships no type declarations
+import validator from 'gltf-validator';
+import type * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { describe, expect, it } from 'vitest';
+import { buildAvatarScene } from '../generator/assemble.js';
+import { exportGlb, readGlb } from '../generator/export-glb.js';
+import { AVATAR_STYLES } from '../generator/style.js';
+import { type AvatarIndex, BUILT_IN_AVATAR_IDS, parseAvatarManifest } from '../src/index.js';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const MAX_BYTES = 1.5 * 1024 * 1024;
+
+const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
+
+interface ValidationReport {
+  issues: {
+    numErrors: number;
+    numWarnings: number;
+    messages: { code: string; message: string; pointer?: string }[];
+  };
+}
+
+function parseWithThree(bytes: Uint8Array): Promise<THREE.Group> {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  return new Promise((resolve, reject) =>
+    new GLTFLoader().parse(buffer, '', (gltf) => resolve(gltf.scene), reject),
+  );
+}
+
+describe('index.json', () => {
+  it('lists every built-in avatar with the rig', () => {
+    expect(index.rig).toBe('arkit-52');
+    expect(index.avatars.map((a) => a.id)).toEqual([...BUILT_IN_AVATAR_IDS]);
+    expect(new Set(index.avatars.map((a) => a.name)).size).toBe(index.avatars.length);
+  });
+});
+
+describe.each(index.avatars)('$id', (entry) => {
+  const manifest = parseAvatarManifest(
+    JSON.parse(readFileSync(join(dist, entry.manifest), 'utf8')),
+    entry.manifest,
+  );
+  const bytes = new Uint8Array(readFileSync(join(dist, entry.id, manifest.model.uri)));
+
+  it('has a manifest that matches its model', () => {
+    expect(manifest.id).toBe(entry.id);
+    expect(manifest.name).toBe(entry.name);
+    expect(manifest.rig).toBe('arkit-52');
+    expect(manifest.description.length).toBeGreaterThan(20);
+    expect(manifest.model.bytes).toBe(bytes.byteLength);
+    expect(manifest.model.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    // The camera looks at the face from the front.
+    expect(manifest.camera.position[2]).toBeGreaterThan(manifest.camera.target[2]);
+  });
+
+  it(`is a binary glTF 2.0 smaller than ${MAX_BYTES} bytes`, () => {
+    expect(bytes.byteLength).toBeLessThan(MAX_BYTES);
+    const { json } = readGlb(bytes) as unknown as { json: { asset: { version: string } } };
+    expect(json.asset.version).toBe('2.0');
+  });
+
+  it('passes the Khronos glTF validator without errors or warnings', async () => {
+    const report = (await validator.validateBytes(bytes, { maxIssues: 20 })) as ValidationReport;
+    expect(report.issues.messages).toEqual([]);
+    expect(report.issues.numErrors).toBe(0);
+    expect(report.issues.numWarnings).toBe(0);
+  });
+
+  it('loads in three.js with all 52 ARKit targets, in rig order, on every deforming mesh', async () => {
+    const scene = await parseWithThree(bytes);
+    const morphMeshes: THREE.Mesh[] = [];
+    scene.traverse((o) => {
+      const mesh = o as THREE.Mesh;
+      if (mesh.isMesh && mesh.morphTargetDictionary) morphMeshes.push(mesh);
+    });
+    const names = morphMeshes.map((m) => m.name);
+    for (const part of ['Face', 'EyelidsLeft', 'EyelidsRight', 'Brows', 'TeethLower', 'Tongue', 'EyeLeft']) {
+      expect(names).toContain(part);
+    }
+    for (const mesh of morphMeshes) {
+      const order = Object.entries(mesh.morphTargetDictionary!)
+        .sort((a, b) => a[1] - b[1])
+        .map(([n]) => n);
+      expect(order, mesh.name).toEqual([...ARKIT_BLENDSHAPES]);
+    }
+    expect(scene.getObjectByName(manifest.headNode ?? 'Head')).toBeDefined();
+    for (const eye of manifest.eyeNodes ?? []) expect(scene.getObjectByName(eye)).toBeDefined();
+  });
+
+  it('moves the jaw, lips, lids, brows and tongue where the rig says', async () => {
+    const scene = await parseWithThree(bytes);
+    const maxShift = (meshName: string, target: string): { x: number; y: number; z: number } => {
+      const mesh = scene.getObjectByName(meshName) as THREE.Mesh;
+      const attr = mesh.geometry.morphAttributes.position![mesh.morphTargetDictionary![target]!]!;
+      const out = { x: 0, y: 0, z: 0 };
+      for (let i = 0; i < attr.count; i++) {
+        if (Math.abs(attr.getX(i)) > Math.abs(out.x)) out.x = attr.getX(i);
+        if (Math.abs(attr.getY(i)) > Math.abs(out.y)) out.y = attr.getY(i);
+        if (Math.abs(attr.getZ(i)) > Math.abs(out.z)) out.z = attr.getZ(i);
+      }
+      return out;
+    };
+    // Metres: the jaw drops centimetres, lids close, the tongue comes forward.
+    expect(maxShift('Face', 'jawOpen').y).toBeLessThan(-0.02);
+    expect(maxShift('TeethLower', 'jawOpen').y).toBeLessThan(-0.015);
+    expect(maxShift('Tongue', 'tongueOut').z).toBeGreaterThan(0.015);
+    expect(maxShift('EyelidsLeft', 'eyeBlinkLeft').y).toBeLessThan(-0.005);
+    expect(maxShift('EyelidsLeft', 'eyeBlinkRight').y).toBe(0);
+    expect(maxShift('Brows', 'browInnerUp').y).toBeGreaterThan(0.003);
+    expect(Math.abs(maxShift('Face', 'mouthSmileLeft').y)).toBeGreaterThan(0.005);
+    expect(Math.abs(maxShift('Face', 'mouthPucker').z)).toBeGreaterThan(0.008);
+  });
+});
+
+describe('build', () => {
+  it('is deterministic: rebuilding an avatar gives the same bytes', async () => {
+    const style = AVATAR_STYLES.find((s) => s.id === index.avatars[0]!.id)!;
+    const rebuilt = await exportGlb(buildAvatarScene(style));
+    const shipped = readFileSync(join(dist, style.id, 'avatar.glb'));
+    expect(createHash('sha256').update(rebuilt).digest('hex')).toBe(
+      createHash('sha256').update(shipped).digest('hex'),
+    );
+  });
+});

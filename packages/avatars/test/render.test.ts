@@ -1,0 +1,95 @@
+/**
+ * Renders every built-in avatar in real Chromium (WebGL through SwiftShader): idle, jawOpen,
+ * mouthFunnel and mouthClose. The mouth region must change clearly between them; the frames
+ * go to docs/images/avatars/<id>-<pose>.png for the README.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AvatarIndex, AvatarManifest } from '../src/manifest.js';
+import { type RenderHarness, startRenderHarness } from './render/harness.js';
+import type { Rect } from './render/page.js';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
+const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
+
+const POSES: Record<string, Record<string, number>> = {
+  idle: {},
+  jawOpen: { jawOpen: 1 },
+  mouthFunnel: { mouthFunnel: 1 },
+  mouthClose: { mouthClose: 1 },
+};
+
+/** Thresholds on the mouth region: mean |ΔRGB| (0..255) and share of pixels changed by > 40. */
+const MIN_MEAN_DIFF = 6;
+const MIN_CHANGED = 0.05;
+
+/** Mean absolute RGB difference (0..255) and the share of pixels that changed by more than 40. */
+function compare(a: number[], b: number[]): { mean: number; changed: number } {
+  let sum = 0;
+  let changed = 0;
+  const n = a.length / 4;
+  for (let i = 0; i < a.length; i += 4) {
+    const d = Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!);
+    sum += d / 3;
+    if (d / 3 > 40) changed++;
+  }
+  return { mean: sum / n, changed: changed / n };
+}
+
+describe('built-in avatars render in Chromium', () => {
+  let harness: RenderHarness;
+  beforeAll(async () => {
+    harness = await startRenderHarness(dist);
+    await mkdir(images, { recursive: true });
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  for (const entry of index.avatars) {
+    it(`${entry.id}: mouth shapes are told apart on screen`, async () => {
+      const manifest = JSON.parse(readFileSync(join(dist, entry.manifest), 'utf8')) as AvatarManifest;
+      const { page, baseUrl } = harness;
+      const info = await page.evaluate(([url, camera]) => window.avatarPage.load(url, camera), [
+        `${baseUrl}/avatars/${entry.id}/${manifest.model.uri}`,
+        manifest.camera,
+      ] as const);
+      expect(info.morphMeshes).toBeGreaterThan(0);
+      expect(info.targetNames).toEqual(expect.arrayContaining(['jawOpen', 'mouthFunnel', 'mouthClose']));
+
+      const rect: Rect = await page.evaluate(() => window.avatarPage.mouthRect());
+      expect(rect.width).toBeGreaterThan(20);
+      expect(rect.height).toBeGreaterThan(10);
+
+      const mouth: Record<string, number[]> = {};
+      for (const [pose, weights] of Object.entries(POSES)) {
+        const png = await page.evaluate((w) => {
+          window.avatarPage.pose(w);
+          return window.avatarPage.png();
+        }, weights);
+        await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
+        mouth[pose] = await page.evaluate((r) => window.avatarPage.pixels(r), rect);
+      }
+      const poses = Object.keys(POSES);
+      const pairs: { pair: string; mean: number; changed: number }[] = [];
+      for (let i = 0; i < poses.length; i++) {
+        for (let j = i + 1; j < poses.length; j++) {
+          pairs.push({ pair: `${poses[i]}/${poses[j]}`, ...compare(mouth[poses[i]!]!, mouth[poses[j]!]!) });
+        }
+      }
+      const figures = pairs.map(
+        (p) => `${p.pair} mean ${p.mean.toFixed(1)} changed ${(p.changed * 100).toFixed(0)}%`,
+      );
+      console.log(`${entry.id} mouth ${rect.width}x${rect.height}: ${figures.join('; ')}`);
+      // Every pair of mouth shapes differs clearly in the mouth region.
+      for (const p of pairs) {
+        expect(p.mean, p.pair).toBeGreaterThan(MIN_MEAN_DIFF);
+        expect(p.changed, p.pair).toBeGreaterThan(MIN_CHANGED);
+      }
+    });
+  }
+});

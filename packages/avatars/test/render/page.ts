@@ -1,0 +1,178 @@
+/**
+ * Browser side of the render test: loads a glTF avatar with three.js, lights it like a portrait,
+ * sets morph weights by name and hands back pixels. Bundled with esbuild by the harness.
+ */
+import * as THREE from 'three';
+import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+
+export interface LoadedInfo {
+  meshes: number;
+  morphMeshes: number;
+  targetNames: string[];
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+declare global {
+  interface Window {
+    avatarPage: {
+      load(url: string, camera: { position: number[]; target: number[]; fov: number }): Promise<LoadedInfo>;
+      pose(weights: Record<string, number>): void;
+      mouthRect(): Rect;
+      pixels(rect: Rect): number[];
+      png(): string;
+    };
+  }
+}
+
+const WIDTH = 480;
+const HEIGHT = 600;
+
+const canvas = document.createElement('canvas');
+document.body.appendChild(canvas);
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(1);
+renderer.setSize(WIDTH, HEIGHT);
+renderer.outputColorSpace = THREE.SRGBColorSpace;
+renderer.toneMapping = THREE.NeutralToneMapping;
+renderer.toneMappingExposure = 1.05;
+
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0xe9edf2);
+const pmrem = new THREE.PMREMGenerator(renderer);
+scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+scene.environmentIntensity = 0.55;
+
+const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
+key.position.set(-0.9, 2.2, 1.8);
+const fill = new THREE.DirectionalLight(0xdfe8ff, 0.55);
+fill.position.set(1.2, 1.7, 1.2);
+// A soft bounce from below the camera keeps the lower face out of shadow.
+const bounce = new THREE.DirectionalLight(0xffe6d8, 0.45);
+bounce.position.set(0, 1.1, 1.6);
+const rim = new THREE.DirectionalLight(0xcfe0ff, 1.6);
+rim.position.set(0.6, 2.2, -1.4);
+scene.add(key, fill, bounce, rim, new THREE.HemisphereLight(0xf3f6ff, 0x8a7466, 0.4));
+
+const camera = new THREE.PerspectiveCamera(30, WIDTH / HEIGHT, 0.01, 20);
+let avatar: THREE.Object3D | null = null;
+let morphMeshes: THREE.Mesh[] = [];
+
+function render(): void {
+  renderer.render(scene, camera);
+}
+
+window.avatarPage = {
+  async load(url, cam) {
+    if (avatar) scene.remove(avatar);
+    const gltf = await new GLTFLoader().loadAsync(url);
+    avatar = gltf.scene;
+    scene.add(avatar);
+    morphMeshes = [];
+    let meshes = 0;
+    const names = new Set<string>();
+    avatar.traverse((o) => {
+      const mesh = o as THREE.Mesh;
+      if (!mesh.isMesh) return;
+      meshes++;
+      if (mesh.morphTargetDictionary) {
+        morphMeshes.push(mesh);
+        for (const n of Object.keys(mesh.morphTargetDictionary)) names.add(n);
+      }
+    });
+    camera.fov = cam.fov;
+    camera.position.fromArray(cam.position);
+    camera.lookAt(new THREE.Vector3().fromArray(cam.target));
+    camera.updateProjectionMatrix();
+    render();
+    return { meshes, morphMeshes: morphMeshes.length, targetNames: [...names].sort() };
+  },
+
+  pose(weights) {
+    for (const mesh of morphMeshes) {
+      const dict = mesh.morphTargetDictionary!;
+      const influences = mesh.morphTargetInfluences!;
+      influences.fill(0);
+      for (const [name, w] of Object.entries(weights)) {
+        const i = dict[name];
+        if (i !== undefined) influences[i] = w;
+      }
+    }
+    render();
+  },
+
+  /**
+   * The lips on screen: the vertices mouthPucker moves most (over 60% of its largest shift),
+   * projected and padded. Derived from the model itself, so it works for any ARKit avatar.
+   */
+  mouthRect() {
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    const v = new THREE.Vector3();
+    const d = new THREE.Vector3();
+    let largest = 0;
+    for (const mesh of morphMeshes) {
+      const i = mesh.morphTargetDictionary!.mouthPucker;
+      const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
+      for (let k = 0; target && k < target.count; k++)
+        largest = Math.max(largest, d.fromBufferAttribute(target, k).length());
+    }
+    for (const mesh of morphMeshes) {
+      const i = mesh.morphTargetDictionary!.mouthPucker;
+      const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
+      if (!target) continue;
+      const pos = mesh.geometry.getAttribute('position');
+      mesh.updateWorldMatrix(true, false);
+      for (let k = 0; k < pos.count; k++) {
+        d.fromBufferAttribute(target, k);
+        if (d.length() < 0.6 * largest) continue;
+        v.fromBufferAttribute(pos, k).applyMatrix4(mesh.matrixWorld).project(camera);
+        const x = ((v.x + 1) / 2) * WIDTH;
+        const y = ((1 - v.y) / 2) * HEIGHT;
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+    }
+    if (!Number.isFinite(minX)) throw new Error('no vertex moves with mouthPucker');
+    const padX = (maxX - minX) * 0.15;
+    const padY = (maxY - minY) * 0.25;
+    const x = Math.max(0, Math.floor(minX - padX));
+    const y = Math.max(0, Math.floor(minY - padY));
+    return {
+      x,
+      y,
+      width: Math.min(WIDTH, Math.ceil(maxX + padX)) - x,
+      height: Math.min(HEIGHT, Math.ceil(maxY + padY)) - y,
+    };
+  },
+
+  pixels(rect) {
+    const gl = renderer.getContext();
+    const out = new Uint8Array(rect.width * rect.height * 4);
+    // WebGL rows start at the bottom.
+    gl.readPixels(
+      rect.x,
+      HEIGHT - rect.y - rect.height,
+      rect.width,
+      rect.height,
+      gl.RGBA,
+      gl.UNSIGNED_BYTE,
+      out,
+    );
+    return Array.from(out);
+  },
+
+  png() {
+    return canvas.toDataURL('image/png');
+  },
+};
