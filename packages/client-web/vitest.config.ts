@@ -5,6 +5,7 @@ export default defineProject({
     name: 'client-web',
     include: ['test/**/*.test.ts'],
     environment: 'happy-dom',
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -11,6 +11,8 @@ const KEY_BASE = 'https://avatar-drive.invalid/';
 
 /** Where cached bytes live. */
 export interface AssetStore {
+  /** True when assets survive a reload (Cache Storage); downloads then bypass the HTTP cache. */
+  readonly persistent: boolean;
   get(hash: string): Promise<ArrayBuffer | undefined>;
   put(hash: string, bytes: ArrayBuffer, contentType?: string): Promise<void>;
   /** Remembers which hashes an avatar uses, for `clear(id)`. */
@@ -35,6 +37,7 @@ export async function openAssetStore(): Promise<AssetStore> {
 }
 
 class CacheStorageStore implements AssetStore {
+  readonly persistent = true;
   readonly #storage: CacheStorage;
   #cache: Cache;
 
@@ -94,6 +97,7 @@ class CacheStorageStore implements AssetStore {
 }
 
 class MemoryStore implements AssetStore {
+  readonly persistent = false;
   readonly #assets = new Map<string, ArrayBuffer>();
   readonly #index = new Map<string, readonly string[]>();
 

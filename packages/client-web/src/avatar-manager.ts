@@ -190,11 +190,16 @@ async function loadAvatar(
       loadedBytes += bytes.byteLength;
       emit();
     } else {
-      bytes = await download(asset.url, (n) => {
-        loadedBytes += n;
-        downloadedBytes += n;
-        emit();
-      });
+      // With Cache Storage holding the bytes, keeping a second copy in the HTTP cache only wastes space.
+      bytes = await download(
+        withAppId(asset.url, appId),
+        (n) => {
+          loadedBytes += n;
+          downloadedBytes += n;
+          emit();
+        },
+        cache.persistent ? { cache: 'no-store' } : {},
+      );
       if (hash) {
         const actual = await sha256Hex(bytes);
         if (actual !== undefined && actual !== hash) {
@@ -300,6 +305,12 @@ function parseManifest(id: string, value: unknown): AvatarManifest {
     );
   }
   return { name: m.id!, rig: 'arkit-52', ...m } as AvatarManifest;
+}
+
+/** Asset routes authenticate like the manifest (`?appId=`); add it unless the URL has it. */
+function withAppId(url: string, appId: string): string {
+  if (/[?&]appId=/.test(url)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}appId=${encodeURIComponent(appId)}`;
 }
 
 function assetKey(asset: AvatarAsset): string {

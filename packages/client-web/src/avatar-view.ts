@@ -3,7 +3,8 @@
  * idle motion, and shows the speech frames its controller (or another package, through
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
-import { AvatarError, type DriveFrame } from '@avatar-drive/core';
+import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
+import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -11,7 +12,6 @@ import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 import { logger } from './logger.js';
-import { channelWeight, mapMorphTargets, type RigChannel } from './morph-binding.js';
 import { requireConfig } from './sdk.js';
 
 /** Options of {@link AvatarView}. */
@@ -22,6 +22,10 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   maxPixelRatio?: number;
   /** Image-based lighting from a neutral room (softer shading); default true. */
   environmentLighting?: boolean;
+  /** Multisample anti-aliasing; default true (turn off on very slow devices). */
+  antialias?: boolean;
+  /** Keep the last frame readable (screenshots, `readPixels`); default false (a little faster). */
+  preserveDrawingBuffer?: boolean;
 }
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
@@ -95,7 +99,11 @@ export class AvatarView {
       seed: options.seed ?? hashString(avatar.id) + viewCount++,
     });
     try {
-      this.#renderer = new THREE.WebGLRenderer({ antialias: true, alpha: options.background === undefined });
+      this.#renderer = new THREE.WebGLRenderer({
+        antialias: options.antialias ?? true,
+        preserveDrawingBuffer: options.preserveDrawingBuffer ?? false,
+        alpha: options.background === undefined,
+      });
     } catch (cause) {
       throw new AvatarError(
         'invalidState',
@@ -164,9 +172,11 @@ export class AvatarView {
    * `undefined` when no target follows it.
    */
   getMorphInfluence(name: string): number | undefined {
+    const wanted = resolveMorphTarget(name) ?? resolveMorphTarget(`viseme_${name}`);
+    if (!wanted) return undefined;
     let best: number | undefined;
     for (const t of this.#targets) {
-      if (t.name !== name && !t.name.endsWith(`.${name}`) && t.name !== `viseme_${name}`) continue;
+      if (t.channel.kind !== wanted.kind || t.channel.indices.join() !== wanted.indices.join()) continue;
       const value = t.mesh.morphTargetInfluences?.[t.index] ?? 0;
       best = best === undefined ? value : Math.max(best, value);
     }
@@ -269,6 +279,7 @@ export class AvatarView {
     let hasArkitMouth = false;
     const all: BoundTarget[] = [];
     const missing = new Set<string>();
+    let firstBound = true;
     let meshes = 0;
     model.traverse((object) => {
       const mesh = object as THREE.Mesh;
@@ -276,13 +287,17 @@ export class AvatarView {
         meshes += 1;
         const mapping = mapMorphTargets(mesh.morphTargetDictionary);
         for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.name });
-          if (b.channel.kind === 'arkit' && /jawopen/i.test(b.name)) hasArkitMouth = true;
+          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
+          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen))
+            hasArkitMouth = true;
         }
-        if (mapping.bindings.length > 0 && missing.size === 0)
-          for (const m of mapping.missingArkit) missing.add(m);
-        else if (mapping.bindings.length > 0)
-          for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+        if (mapping.bindings.length > 0) {
+          // Missing = covered by no mesh.
+          if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
+          else
+            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+          firstBound = false;
+        }
       }
       const name = object.name.toLowerCase();
       const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });
@@ -306,6 +321,17 @@ export class AvatarView {
           this.#bones.eyeR = pose();
       }
     });
+    // The manifest may name the head and eye nodes (glTF nodes need not be bones).
+    const named = (name: unknown): PoseBone | undefined => {
+      const node = typeof name === 'string' ? model.getObjectByName(name) : undefined;
+      return node ? { bone: node, rest: node.quaternion.clone() } : undefined;
+    };
+    const { headNode, eyeNodes } = this.avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
+    this.#bones.head = named(headNode) ?? this.#bones.head;
+    if (Array.isArray(eyeNodes)) {
+      this.#bones.eyeL = named(eyeNodes[0]) ?? this.#bones.eyeL;
+      this.#bones.eyeR = named(eyeNodes[1]) ?? this.#bones.eyeR;
+    }
     // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.
     this.#targets = hasArkitMouth ? all.filter((t) => t.channel.kind === 'arkit') : all;
     const hasVisemes = this.#targets.some((t) => t.channel.kind === 'viseme');
@@ -381,7 +407,9 @@ export class AvatarView {
   }
 
   #apply(frame: DriveFrame): void {
-    for (const t of this.#targets) t.mesh.morphTargetInfluences![t.index] = channelWeight(t.channel, frame);
+    for (const t of this.#targets) {
+      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
+    }
     const { head, neck, jaw, eyeL, eyeR } = this.#bones;
     if (head) {
       setPose(head, frame.rotation, 0);

@@ -8,11 +8,11 @@ import { AvatarError } from '@avatar-drive/core';
 export async function download(
   url: string,
   onBytes: (n: number) => void,
-  fetchImpl: typeof fetch = fetch,
+  init: RequestInit = {},
 ): Promise<ArrayBuffer> {
   let response: Response;
   try {
-    response = await fetchImpl(url);
+    response = await fetch(url, init);
   } catch (cause) {
     throw new AvatarError(
       'assetDownloadFailed',

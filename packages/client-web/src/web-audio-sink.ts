@@ -41,10 +41,16 @@ export class WebAudioSink implements AudioSink {
    */
   audibleTime(): number {
     const ctx = this.context;
-    if (ctx.state !== 'running') return ctx.currentTime;
     const ts = typeof ctx.getOutputTimestamp === 'function' ? ctx.getOutputTimestamp() : undefined;
-    if (ts?.contextTime !== undefined && ts.performanceTime !== undefined && ts.contextTime > 0) {
-      const t = ts.contextTime + (performance.now() - ts.performanceTime) / 1000;
+    const valid = ts?.contextTime !== undefined && ts.performanceTime !== undefined && ts.contextTime > 0;
+    if (ctx.state !== 'running') {
+      // Suspended: the last presented instant stands still (not currentTime, which is ahead by the latency).
+      return valid && ts.contextTime! <= ctx.currentTime
+        ? ts.contextTime!
+        : Math.max(0, ctx.currentTime - (ctx.outputLatency || 0));
+    }
+    if (valid) {
+      const t = ts.contextTime! + (performance.now() - ts.performanceTime!) / 1000;
       // Never ahead of what has been rendered, never implausibly far behind.
       if (t <= ctx.currentTime && ctx.currentTime - t < 0.5) return t;
     }

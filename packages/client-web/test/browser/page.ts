@@ -2,6 +2,8 @@
  * The browser-test page: exposes client-web (built from source) and measuring helpers on
  * `window.ad` for the tests to drive through `page.evaluate`.
  */
+
+import * as core from '@avatar-drive/core';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import * as sdk from '../../src/index.js';
@@ -72,63 +74,71 @@ async function makeTestAvatar(id = 'test-head'): Promise<sdk.Avatar> {
   return new sdk.Avatar(manifest, new Map([['avatar.glb', glb]]), 0);
 }
 
-interface SyncSample {
-  /** Audio-clock time heard at this tick. */
-  heard: number;
-  jaw: number;
-}
-
 /**
- * Measures, independently of the scheduler, when bursts in the audio actually play and when the
- * mouth actually opens: an AnalyserNode on the voice output finds each burst's first sample (in
- * audio-clock time), and the jawOpen influence applied to the mesh is read every animation
- * frame. Returns the offsets (animation onset − audio onset) in ms.
+ * Measures the audio-to-animation offset from outside the SDK. An AnalyserNode on the voice
+ * output finds the audio-clock time each burst's first sample is rendered; every animation
+ * frame, the jawOpen influence actually applied to the mesh is read. While jawOpen ramps 0 → 1
+ * over `rampFrames` frames from a burst's start, its value tells which instant of the utterance
+ * the screen shows (`rampFrames · jaw / 25` s after the burst's start); the audio being heard is
+ * `heard − onset` s after it. The difference is the offset (positive: animation ahead).
  */
 function measureSync(
   view: sdk.AvatarView,
   durationMs: number,
-): Promise<{ offsets: number[]; ticks: number }> {
+  rampFrames: number,
+): Promise<{
+  offsetsMs: number[];
+  burstOf: number[];
+  onsets: number;
+  ticks: number;
+  outputLatencyMs: number;
+}> {
   const node = view.controller.outputNode;
   if (!node) throw new Error('no audio output yet');
   const ctx = node.context as AudioContext;
   const analyser = ctx.createAnalyser();
-  analyser.fftSize = 2048;
+  analyser.fftSize = 32768; // 0.68 s at 48 kHz: covers the gap between slow animation frames
   node.connect(analyser);
   const buffer = new Float32Array(analyser.fftSize);
-  const audioOnsets: number[] = [];
-  const samples: SyncSample[] = [];
-  let inBurst = false;
-  let lastEnd = 0;
+  const onsets: number[] = [];
+  const offsetsMs: number[] = [];
+  const burstOf: number[] = [];
+  let lastLoud = -1;
+  let scannedTo = 0;
+  let ticks = 0;
   return new Promise((resolve) => {
     const started = performance.now();
     const tick = () => {
+      ticks += 1;
       const now = ctx.currentTime;
       analyser.getFloatTimeDomainData(buffer);
       // The analyser holds the last fftSize samples rendered, ending at `now`.
       for (let i = 0; i < buffer.length; i++) {
         const t = now - (buffer.length - i) / ctx.sampleRate;
-        if (t <= lastEnd) continue;
-        const loud = Math.abs(buffer[i]!) > 0.05;
-        if (loud && !inBurst) audioOnsets.push(t);
-        if (loud) inBurst = true;
-        else if (inBurst && t - (audioOnsets.at(-1) ?? 0) > 0.1) inBurst = false;
+        if (t <= scannedTo) continue;
+        if (Math.abs(buffer[i]!) > 0.05) {
+          if (t - lastLoud > 0.1) onsets.push(t);
+          lastLoud = t;
+        }
       }
-      lastEnd = now;
-      const latency = Math.max(0, ctx.outputLatency || 0);
-      samples.push({ heard: now - latency, jaw: view.getMorphInfluence('jawOpen') ?? 0 });
+      scannedTo = now;
+      const heard = now - Math.max(0, ctx.outputLatency || 0);
+      const jaw = view.getMorphInfluence('jawOpen') ?? 0;
+      const onset = onsets.filter((a) => a <= heard).at(-1);
+      if (onset !== undefined && jaw > 0.05 && jaw < 0.95 && heard - onset < (rampFrames + 2) / 25) {
+        offsetsMs.push(((rampFrames * jaw) / 25 - (heard - onset)) * 1000);
+        burstOf.push(onsets.indexOf(onset));
+      }
       if (performance.now() - started < durationMs) requestAnimationFrame(tick);
       else {
         node.disconnect(analyser);
-        const jawOnsets: number[] = [];
-        for (let i = 1; i < samples.length; i++) {
-          if (samples[i]!.jaw >= 0.95 && samples[i - 1]!.jaw < 0.95) jawOnsets.push(samples[i]!.heard);
-        }
-        // Both in audio-clock time as heard: offset > 0 means the mouth opens after the sound.
-        const offsets = audioOnsets.map((a) => {
-          const jaw = jawOnsets.find((j) => Math.abs(j - a) < 0.3);
-          return jaw === undefined ? Number.NaN : (jaw - a) * 1000;
+        resolve({
+          offsetsMs,
+          burstOf,
+          onsets: onsets.length,
+          ticks,
+          outputLatencyMs: (ctx.outputLatency || 0) * 1000,
         });
-        resolve({ offsets, ticks: samples.length });
       }
     };
     requestAnimationFrame(tick);
@@ -156,6 +166,6 @@ const pcm = {
   },
 };
 
-const ad = { ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE };
+const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE };
 (window as unknown as { ad: typeof ad }).ad = ad;
 document.title = 'ready';
