@@ -12,4 +12,5 @@ export type {
   DrivingConnectionFactory,
   LiveKitEgressTarget,
 } from './connection.js';
+export { drivingConnectionFromAvatarSession, type RtcAvatarSessionLike } from './server-sdk-connection.js';
 export { type AvatarTokenOptions, mintAvatarToken, PUBLISH_ON_BEHALF_ATTRIBUTE } from './token.js';

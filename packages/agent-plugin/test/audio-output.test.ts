@@ -2,14 +2,17 @@
 // server are in apps/e2e): segments become requests, flush ends them, clearBuffer interrupts,
 // playback is reported as the service reports it.
 import { EventEmitter } from 'node:events';
+import { AvatarError } from '@avatar-drive/core';
 import { initializeLogger } from '@livekit/agents';
 import { AudioFrame } from '@livekit/rtc-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AvatarDriveAudioOutput,
   type DrivingConnection,
+  drivingConnectionFromAvatarSession,
   mintAvatarToken,
   PUBLISH_ON_BEHALF_ATTRIBUTE,
+  type RtcAvatarSessionLike,
 } from '../src/index.js';
 
 beforeAll(() => initializeLogger({ pretty: false, level: 'error' }));
@@ -172,5 +175,61 @@ describe('mintAvatarToken', () => {
     await expect(
       mintAvatarToken({ apiKey: '', apiSecret: 's', roomName: 'r', avatarIdentity: 'a', agentIdentity: 'g' }),
     ).rejects.toMatchObject({ code: 'invalidEgressConfig' });
+  });
+});
+
+describe('drivingConnectionFromAvatarSession', () => {
+  it("maps the plugin's segments onto the session's requests and its playback states back", async () => {
+    const sent: Array<[number, boolean]> = [];
+    let n = 0;
+    let open: string | undefined;
+    let interrupted = 0;
+    const session = {
+      sendAudio(pcm: Int16Array, end = false) {
+        open ??= `req_${++n}`;
+        const id = open;
+        sent.push([pcm.length, end]);
+        if (end) open = undefined;
+        return id;
+      },
+      interrupt() {
+        interrupted += 1;
+        const id = open;
+        open = undefined;
+        return id;
+      },
+      close: async () => undefined,
+    } as RtcAvatarSessionLike;
+    const connection = drivingConnectionFromAvatarSession(session);
+    const seen: string[] = [];
+    connection.on('playing', (e) => seen.push(`playing:${e.reqId}`));
+    connection.on('ended', (e) => seen.push(`ended:${e.reqId}:${e.playedMs}`));
+    connection.on('interrupted', (e) => seen.push(`interrupted:${e.reqId}:${e.playedMs}`));
+    connection.on('error', (e) => seen.push(`error:${e.code}`));
+    connection.sendAudio(new Int16Array(10), 'a', false);
+    connection.sendAudio(new Int16Array(0), 'a', true);
+    connection.sendAudio(new Int16Array(5), 'b', false);
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'playing', playedMs: 0 });
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'ended', playedMs: 400 });
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'playing', playedMs: 0 });
+    connection.interrupt('b');
+    connection.interrupt('unknown');
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'interrupted', playedMs: 120 });
+    session.onPlaybackState?.({ reqId: 'req_9', state: 'ended', playedMs: 1 });
+    session.onError?.(new AvatarError('connectionFailed', 'drop', { retryable: true }));
+    session.onClose?.({ code: 4503, reason: 'x', error: new AvatarError('egressUnavailable', 'gone') });
+    expect(sent).toEqual([
+      [10, false],
+      [0, true],
+      [5, false],
+    ]);
+    expect(interrupted).toBe(1);
+    expect(seen).toEqual([
+      'playing:a',
+      'ended:a:400',
+      'playing:b',
+      'interrupted:b:120',
+      'error:egressUnavailable',
+    ]);
   });
 });
