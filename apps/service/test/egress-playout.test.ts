@@ -1,20 +1,21 @@
 /**
- * Unit tests of the playout scheduler and the RTC packet codecs: a fake sink and a fake clock
- * (the real-server behaviour is in egress-livekit.test.ts).
+ * Unit tests of the playout scheduler: a fake sink and a fake clock (the real-server behaviour is
+ * in egress-livekit.test.ts; the packet codec's tests are in @avatar-drive/core).
  */
 
-import { ARKIT_INDEX, createDriveFrame, type DriveFrame, wire } from '@avatar-drive/core';
-import { create } from '@bufbuild/protobuf';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PlayoutScheduler, type PlayoutSink } from '../src/egress/playout.js';
 import {
+  ARKIT_INDEX,
   type ControlMessage,
+  createDriveFrame,
+  type DriveFrame,
   decodeControlMessage,
   decodeFramePacket,
   encodeControlMessage,
   encodeFramePacket,
   type FramePacket,
-} from '../src/egress/rtc-packets.js';
+} from '@avatar-drive/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PlayoutScheduler, type PlayoutSink } from '../src/egress/playout.js';
 
 const RATE = 16000;
 const JAW = ARKIT_INDEX.jawOpen;
@@ -251,54 +252,5 @@ describe('PlayoutScheduler', () => {
     await advance(600);
     expect(events.idle).toEqual([1000]);
     await scheduler.stop();
-  });
-});
-
-describe('RTC packets', () => {
-  it('round-trips a frame packet', () => {
-    const packet: FramePacket = {
-      firstFrameIndex: 7,
-      sampleRate: 24000,
-      sentAtMs: 1234.5,
-      playAtMs: [2000.25, 2040.25],
-      end: true,
-      animation: create(wire.ServerResponseAnimationSchema, {
-        connectionId: 'c',
-        reqId: 'r',
-        end: true,
-        avatarId: 'a',
-        animation: { keyframes: [{ expression: [0.5] }, { jawPose: [0.1, 0, 0] }] },
-      }),
-    };
-    const back = decodeFramePacket(encodeFramePacket(packet));
-    expect(back).toMatchObject({ firstFrameIndex: 7, sampleRate: 24000, sentAtMs: 1234.5, end: true });
-    expect(back.playAtMs).toEqual([2000.25, 2040.25]);
-    expect(back.animation.reqId).toBe('r');
-    expect(back.animation.animation?.keyframes).toHaveLength(2);
-  });
-
-  it('rejects malformed packets with protocolError', () => {
-    const good = encodeFramePacket({
-      firstFrameIndex: 0,
-      sampleRate: 16000,
-      sentAtMs: 0,
-      playAtMs: [1],
-      end: false,
-      animation: create(wire.ServerResponseAnimationSchema, { reqId: 'r', animation: { keyframes: [{}] } }),
-    });
-    const wrongVersion = good.slice();
-    wrongVersion[0] = 9;
-    for (const bytes of [good.subarray(0, 10), wrongVersion, good.subarray(0, 28)]) {
-      expect(() => decodeFramePacket(bytes)).toThrow(expect.objectContaining({ code: 'protocolError' }));
-    }
-    for (const text of [
-      'nope',
-      '{"v":1,"type":"dance","reqId":"r","atMs":1}',
-      '{"v":1,"type":"ended","reqId":"r","atMs":1}',
-    ]) {
-      expect(() => decodeControlMessage(new TextEncoder().encode(text))).toThrow(
-        expect.objectContaining({ code: 'protocolError' }),
-      );
-    }
   });
 });

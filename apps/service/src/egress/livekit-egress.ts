@@ -5,11 +5,22 @@
  * their audio leaves the track (docs/rtc.md).
  */
 import { EventEmitter } from 'node:events';
-import { AvatarError, type DriveFrame, isAvatarError, isSupportedSampleRate } from '@avatar-drive/core';
+import {
+  AVATAR_AUDIO_TRACK_NAME,
+  AvatarError,
+  CONTROL_TOPIC,
+  type ControlMessage,
+  type DriveFrame,
+  encodeControlMessage,
+  encodeFramePacket,
+  FRAMES_TOPIC,
+  type FramePacket,
+  isAvatarError,
+  isSupportedSampleRate,
+  Resampler,
+} from '@avatar-drive/core';
 import {
   AudioFrame,
-  AudioResampler,
-  AudioResamplerQuality,
   AudioSource,
   ConnectionState,
   LocalAudioTrack,
@@ -24,14 +35,6 @@ import {
   resolveLiveKitConfig,
 } from './livekit-config.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
-import {
-  CONTROL_TOPIC,
-  type ControlMessage,
-  encodeControlMessage,
-  encodeFramePacket,
-  FRAMES_TOPIC,
-  type FramePacket,
-} from './rtc-packets.js';
 import type {
   EgressEventName,
   EgressEvents,
@@ -41,8 +44,8 @@ import type {
   PlaybackSnapshot,
 } from './types.js';
 
-/** Name of the avatar's audio track in the room. */
-export const AVATAR_AUDIO_TRACK_NAME = 'avatar-drive.audio';
+/** Name of the avatar's audio track in the room (defined next to the packet codec in core). */
+export { AVATAR_AUDIO_TRACK_NAME };
 
 export interface LiveKitEgressOptions {
   /** Idle timeout (seconds) when a config gives 0. Default 300. */
@@ -115,7 +118,7 @@ export class LiveKitEgressSession implements EgressSession {
   readonly #room = new Room();
   /** Rate of the published track: the session's, or twice it when 10 ms is not whole samples. */
   readonly #trackRate: number;
-  #resampler: AudioResampler | undefined;
+  #resampler: Resampler | undefined;
   /** Request being resampled; a new request flushes the resampler first. */
   #resamplingReq = '';
   #source: AudioSource | undefined;
@@ -313,32 +316,24 @@ export class LiveKitEgressSession implements EgressSession {
     return this.#playout;
   }
 
-  /** PCM at the track rate; only 22050 Hz sessions resample (to 44100 Hz). */
+  /**
+   * PCM at the track rate; only 22050 Hz sessions resample (to 44100 Hz), with core's streaming
+   * resampler (aligned: output sample 2n is input sample n, so frame stamps stay exact). One
+   * stream per request; a request that never got its end leaves its tail behind.
+   */
   #toTrackRate(pcm: Int16Array, reqId: string, end: boolean): Int16Array {
     if (this.#trackRate === this.#config.sampleRate) return pcm;
-    this.#resampler ??= new AudioResampler(
-      this.#config.sampleRate,
-      this.#trackRate,
-      1,
-      AudioResamplerQuality.MEDIUM,
-    );
-    const out: AudioFrame[] = [];
-    if (this.#resamplingReq && this.#resamplingReq !== reqId) this.#resampler.flush();
+    if (this.#resamplingReq !== reqId) this.#resampler = undefined;
     this.#resamplingReq = reqId;
-    if (pcm.length > 0) {
-      out.push(...this.#resampler.push(new AudioFrame(pcm, this.#config.sampleRate, 1, pcm.length)));
-    }
-    if (end) {
-      out.push(...this.#resampler.flush());
-      this.#resamplingReq = '';
-    }
-    const total = out.reduce((n, f) => n + f.samplesPerChannel, 0);
-    const joined = new Int16Array(total);
-    let at = 0;
-    for (const f of out) {
-      joined.set(f.data.subarray(0, f.samplesPerChannel), at);
-      at += f.samplesPerChannel;
-    }
+    this.#resampler ??= new Resampler(this.#config.sampleRate, this.#trackRate);
+    const out = this.#resampler.pushInt16(pcm);
+    if (!end) return out;
+    const tail = this.#resampler.flushInt16();
+    this.#resampler = undefined;
+    this.#resamplingReq = '';
+    const joined = new Int16Array(out.length + tail.length);
+    joined.set(out);
+    joined.set(tail, out.length);
     return joined;
   }
 
@@ -406,7 +401,6 @@ export class LiveKitEgressSession implements EgressSession {
 
   async #release(): Promise<void> {
     await this.#playout?.stop();
-    this.#resampler?.close();
     this.#resampler = undefined;
     try {
       await this.#room.disconnect();

@@ -10,9 +10,16 @@
  * for pause/interrupt/ended, and rewinds on pause. Transport-agnostic: the sink does I/O.
  */
 
-import { AvatarError, type DriveFrame, driveFrameToFlame, FPS, wire } from '@avatar-drive/core';
+import {
+  AvatarError,
+  type ControlMessage,
+  type DriveFrame,
+  driveFrameToFlame,
+  FPS,
+  type FramePacket,
+  wire,
+} from '@avatar-drive/core';
 import { create } from '@bufbuild/protobuf';
-import type { ControlMessage, FramePacket } from './rtc-packets.js';
 import type { PlaybackSnapshot } from './types.js';
 
 /** Where the scheduler's output goes. */

@@ -3,6 +3,15 @@
  * the avatar's audio (RMS per 10 ms, with arrival times), its frame packets and control
  * messages, and what it sees of the avatar participant.
  */
+
+import {
+  CONTROL_TOPIC,
+  type ControlMessage,
+  decodeControlMessage,
+  decodeFramePacket,
+  FRAMES_TOPIC,
+  type FramePacket,
+} from '@avatar-drive/core';
 import {
   AudioStream,
   type RemoteParticipant,
@@ -12,14 +21,6 @@ import {
   TrackKind,
 } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
-import {
-  CONTROL_TOPIC,
-  type ControlMessage,
-  decodeControlMessage,
-  decodeFramePacket,
-  FRAMES_TOPIC,
-  type FramePacket,
-} from '../../src/egress/rtc-packets.js';
 
 export const API_KEY = 'devkey';
 export const API_SECRET = 'secret';

@@ -6,12 +6,21 @@
  * - topic {@link CONTROL_TOPIC}, reliable: JSON lifecycle messages (playing, paused, resumed,
  *   interrupted, ended).
  *
- * Pure functions without Node-only APIs, so the browser player can share them.
+ * Pure functions without Node-only or DOM-only APIs: the service's LiveKit egress encodes with
+ * them and the browser's `@avatar-drive/rtc-player` decodes with them.
  */
 
-import { AvatarError, wire } from '@avatar-drive/core';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
+import { getTextEncoding } from '@bufbuild/protobuf/wire';
+import { describeValue } from '../describe.js';
+import { AvatarError } from '../errors.js';
+import {
+  type ServerResponseAnimation,
+  ServerResponseAnimationSchema,
+} from '../gen/driveningress/v2/driveningress_pb.js';
 
+/** Name of the avatar participant's audio track (the only track rtc-player plays). */
+export const AVATAR_AUDIO_TRACK_NAME = 'avatar-drive.audio';
 /** Data topic of frame packets. */
 export const FRAMES_TOPIC = 'avatar-drive.frames';
 /** Data topic of control messages. */
@@ -36,7 +45,7 @@ export interface FramePacket {
   playAtMs: number[];
   /** True on the request's last packet (also set in `animation.end`). */
   end: boolean;
-  animation: wire.ServerResponseAnimation;
+  animation: ServerResponseAnimation;
 }
 
 /**
@@ -45,6 +54,21 @@ export interface FramePacket {
  * then the `ServerResponseAnimation` protobuf bytes.
  */
 export function encodeFramePacket(packet: FramePacket): Uint8Array {
+  const p = packet as Partial<FramePacket> | null;
+  if (
+    typeof p !== 'object' ||
+    p === null ||
+    !Array.isArray(p.playAtMs) ||
+    typeof p.end !== 'boolean' ||
+    typeof p.animation !== 'object' ||
+    p.animation === null ||
+    (p.animation as { $typeName?: unknown }).$typeName !== ServerResponseAnimationSchema.typeName
+  ) {
+    throw new AvatarError(
+      'invalidRequest',
+      'encodeFramePacket() needs { firstFrameIndex, sampleRate, sentAtMs, playAtMs[], end, animation: ServerResponseAnimation }.',
+    );
+  }
   const count = packet.animation.animation?.keyframes.length ?? 0;
   if (count !== packet.playAtMs.length) {
     throw new AvatarError(
@@ -55,7 +79,28 @@ export function encodeFramePacket(packet: FramePacket): Uint8Array {
   if (count > 0xffff) {
     throw new AvatarError('invalidRequest', `Frame packet has ${count} keyframes; split it (at most 65535).`);
   }
-  const body = toBinary(wire.ServerResponseAnimationSchema, packet.animation);
+  if (!isU32(packet.firstFrameIndex) || !isU32(packet.sampleRate)) {
+    throw new AvatarError(
+      'invalidRequest',
+      'Frame packet firstFrameIndex and sampleRate must be integers in 0..2^32-1; pass the frame index and track rate.',
+    );
+  }
+  if (!Number.isFinite(packet.sentAtMs) || !packet.playAtMs.every(Number.isFinite)) {
+    throw new AvatarError(
+      'invalidRequest',
+      'Frame packet times must be finite numbers (Unix ms); check the clock source.',
+    );
+  }
+  let body: Uint8Array;
+  try {
+    body = toBinary(ServerResponseAnimationSchema, packet.animation);
+  } catch (cause) {
+    throw new AvatarError(
+      'invalidRequest',
+      'Frame packet animation is not a valid ServerResponseAnimation.',
+      { cause },
+    );
+  }
   const headerBytes = FIXED_HEADER + 8 * count;
   const bytes = new Uint8Array(headerBytes + body.length);
   const view = new DataView(bytes.buffer);
@@ -73,6 +118,9 @@ export function encodeFramePacket(packet: FramePacket): Uint8Array {
 
 /** Decodes a frame packet; anything malformed is a `protocolError`. */
 export function decodeFramePacket(bytes: Uint8Array): FramePacket {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new AvatarError('protocolError', 'A frame packet must be binary data (Uint8Array).');
+  }
   if (bytes.length < FIXED_HEADER) {
     throw new AvatarError(
       'protocolError',
@@ -92,11 +140,15 @@ export function decodeFramePacket(bytes: Uint8Array): FramePacket {
   if (bytes.length < headerBytes) {
     throw new AvatarError('protocolError', `Frame packet announces ${count} keyframes but is truncated.`);
   }
+  const sentAtMs = view.getFloat64(16, true);
   const playAtMs: number[] = [];
   for (let j = 0; j < count; j++) playAtMs.push(view.getFloat64(FIXED_HEADER + 8 * j, true));
-  let animation: wire.ServerResponseAnimation;
+  if (!Number.isFinite(sentAtMs) || !playAtMs.every(Number.isFinite)) {
+    throw new AvatarError('protocolError', 'Frame packet carries a time that is not a finite number.');
+  }
+  let animation: ServerResponseAnimation;
   try {
-    animation = fromBinary(wire.ServerResponseAnimationSchema, bytes.subarray(headerBytes));
+    animation = fromBinary(ServerResponseAnimationSchema, bytes.subarray(headerBytes));
   } catch (cause) {
     throw new AvatarError('protocolError', 'Frame packet body is not a ServerResponseAnimation.', { cause });
   }
@@ -110,7 +162,7 @@ export function decodeFramePacket(bytes: Uint8Array): FramePacket {
   return {
     firstFrameIndex: view.getUint32(4, true),
     sampleRate: view.getUint32(8, true),
-    sentAtMs: view.getFloat64(16, true),
+    sentAtMs,
     playAtMs,
     end: (view.getUint8(1) & FLAG_END) !== 0,
     animation,
@@ -127,28 +179,60 @@ export type ControlMessage =
 
 const CONTROL_TYPES = new Set(['playing', 'paused', 'resumed', 'interrupted', 'ended']);
 
+/**
+ * Encodes a control message as UTF-8 JSON.
+ * @throws AvatarError `invalidRequest` when `message` is not a {@link ControlMessage}.
+ */
 export function encodeControlMessage(message: ControlMessage): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(message));
+  if (!isControlMessage(message)) {
+    throw new AvatarError(
+      'invalidRequest',
+      `encodeControlMessage() got ${describeValue(message)}; pass {v: 1, type, reqId, atMs, playedMs?}.`,
+    );
+  }
+  const { v, type, reqId, atMs } = message;
+  const playedMs = (message as { playedMs?: number }).playedMs;
+  return getTextEncoding().encodeUtf8(
+    JSON.stringify(type === 'playing' ? { v, type, reqId, atMs } : { v, type, reqId, atMs, playedMs }),
+  );
 }
 
 /** Decodes a control message; anything malformed is a `protocolError`. */
 export function decodeControlMessage(bytes: Uint8Array): ControlMessage {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new AvatarError(
+      'protocolError',
+      'A control message must be binary data (UTF-8 JSON in a Uint8Array).',
+    );
+  }
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
+    value = JSON.parse(getTextEncoding().decodeUtf8(bytes, true));
   } catch (cause) {
-    throw new AvatarError('protocolError', 'Control message is not JSON.', { cause });
+    throw new AvatarError('protocolError', 'Control message is not UTF-8 JSON.', { cause });
   }
-  const m = value as Partial<ControlMessage> | null;
-  if (
-    m?.v !== 1 ||
-    typeof m.type !== 'string' ||
-    !CONTROL_TYPES.has(m.type) ||
-    typeof m.reqId !== 'string' ||
-    typeof m.atMs !== 'number' ||
-    (m.type !== 'playing' && typeof (m as { playedMs?: unknown }).playedMs !== 'number')
-  ) {
-    throw new AvatarError('protocolError', `Control message ${JSON.stringify(value)} is malformed.`);
+  if (!isControlMessage(value)) {
+    throw new AvatarError(
+      'protocolError',
+      `Control message ${describeValue(value)} is malformed: expected {v: 1, type, reqId, atMs, playedMs?}.`,
+    );
   }
-  return m as ControlMessage;
+  return value;
+}
+
+function isControlMessage(value: unknown): value is ControlMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as { v?: unknown; type?: unknown; reqId?: unknown; atMs?: unknown; playedMs?: unknown };
+  return (
+    m.v === 1 &&
+    typeof m.type === 'string' &&
+    CONTROL_TYPES.has(m.type) &&
+    typeof m.reqId === 'string' &&
+    Number.isFinite(m.atMs) &&
+    (m.type === 'playing' || Number.isFinite(m.playedMs))
+  );
+}
+
+function isU32(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
 }

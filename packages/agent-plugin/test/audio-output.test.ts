@@ -1,0 +1,235 @@
+// AvatarDriveAudioOutput against a fake driving connection (the real service egress and LiveKit
+// server are in apps/e2e): segments become requests, flush ends them, clearBuffer interrupts,
+// playback is reported as the service reports it.
+import { EventEmitter } from 'node:events';
+import { AvatarError } from '@avatar-drive/core';
+import { initializeLogger } from '@livekit/agents';
+import { AudioFrame } from '@livekit/rtc-node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  AvatarDriveAudioOutput,
+  type DrivingConnection,
+  drivingConnectionFromAvatarSession,
+  mintAvatarToken,
+  PUBLISH_ON_BEHALF_ATTRIBUTE,
+  type RtcAvatarSessionLike,
+} from '../src/index.js';
+
+beforeAll(() => initializeLogger({ pretty: false, level: 'error' }));
+
+class FakeConnection extends EventEmitter implements DrivingConnection {
+  readonly audio: Array<{ reqId: string; samples: number; end: boolean; first: number | undefined }> = [];
+  readonly interrupts: string[] = [];
+  closed = false;
+  sendAudio(pcm: Int16Array, reqId: string, end: boolean): void {
+    this.audio.push({ reqId, samples: pcm.length, end, first: pcm[0] });
+  }
+  interrupt(reqId: string): void {
+    this.interrupts.push(reqId);
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function frame(rate: number, ms: number, channels = 1, value = 1000): AudioFrame {
+  const n = (rate * ms) / 1000;
+  return new AudioFrame(new Int16Array(n * channels).fill(value), rate, channels, n);
+}
+
+/** The claims of a JWT (no verification: the test only reads what was minted). */
+function decodeJwt(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function setUp(sampleRate?: number) {
+  const connection = new FakeConnection();
+  const opened: number[] = [];
+  const output = new AvatarDriveAudioOutput({
+    open: async (rate) => {
+      opened.push(rate);
+      return connection;
+    },
+    sampleRate,
+    interruptTimeoutMs: 50,
+  });
+  const started: number[] = [];
+  const finished: Array<{ playbackPosition: number; interrupted: boolean }> = [];
+  output.on(AvatarDriveAudioOutput.EVENT_PLAYBACK_STARTED, (e: { createdAt: number }) =>
+    started.push(e.createdAt),
+  );
+  output.on(
+    AvatarDriveAudioOutput.EVENT_PLAYBACK_FINISHED,
+    (e: { playbackPosition: number; interrupted: boolean }) => finished.push(e),
+  );
+  return { connection, opened, output, started, finished };
+}
+
+describe('AvatarDriveAudioOutput', () => {
+  it('opens the session at the TTS rate up front and sends one request per segment', async () => {
+    const { connection, opened, output, started, finished } = setUp(24000);
+    await output.connect();
+    expect(opened).toEqual([24000]);
+    await output.captureFrame(frame(24000, 20));
+    await output.captureFrame(frame(24000, 20));
+    output.flush();
+    await tick();
+    const [a, b, end] = connection.audio;
+    expect(a).toMatchObject({ samples: 480, end: false });
+    expect(b!.reqId).toBe(a!.reqId);
+    expect(end).toMatchObject({ reqId: a!.reqId, samples: 0, end: true });
+    connection.emit('playing', { reqId: a!.reqId });
+    connection.emit('ended', { reqId: a!.reqId, playedMs: 40 });
+    expect(started).toHaveLength(1);
+    expect(finished).toEqual([{ playbackPosition: 0.04, interrupted: false }]);
+    await expect(output.waitForPlayout()).resolves.toMatchObject({ interrupted: false });
+
+    await output.captureFrame(frame(24000, 10));
+    output.flush();
+    await tick();
+    expect(connection.audio[3]!.reqId).not.toBe(a!.reqId);
+    expect(opened).toEqual([24000]);
+  });
+
+  it('clearBuffer interrupts the request and reports it finished, interrupted, at the played position', async () => {
+    const { connection, output, finished } = setUp(16000);
+    await output.captureFrame(frame(16000, 100));
+    const reqId = connection.audio[0]!.reqId;
+    connection.emit('playing', { reqId });
+    output.clearBuffer();
+    await tick();
+    expect(connection.interrupts).toEqual([reqId]);
+    connection.emit('interrupted', { reqId, playedMs: 60 });
+    expect(finished).toEqual([{ playbackPosition: 0.06, interrupted: true }]);
+    // A late confirmation or the fallback timer must not report it twice.
+    await new Promise((r) => setTimeout(r, 80));
+    connection.emit('interrupted', { reqId, playedMs: 60 });
+    expect(finished).toHaveLength(1);
+  });
+
+  it('reports an interrupt the service never confirms after the timeout', async () => {
+    const { connection, output, finished } = setUp(16000);
+    await output.captureFrame(frame(16000, 100));
+    output.clearBuffer();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(connection.interrupts).toHaveLength(1);
+    expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]);
+  });
+
+  it('follows the first frame when no rate is given; downmixes and resamples other frames', async () => {
+    const { connection, opened, output } = setUp(undefined);
+    await output.captureFrame(frame(22050, 20, 1));
+    expect(opened).toEqual([22050]);
+    await output.captureFrame(frame(22050, 20, 2, 2000)); // stereo → mono
+    expect(connection.audio[1]).toMatchObject({ samples: 441, first: 2000 });
+    await output.captureFrame(frame(44100, 100)); // another rate: resampled to 22050
+    output.flush();
+    await tick();
+    const resampled = connection.audio.slice(2).reduce((n, a) => n + a.samples, 0);
+    expect(resampled).toBe(2205);
+  });
+
+  it('an unsupported TTS rate becomes the nearest supported one', async () => {
+    const { opened, output } = setUp(11025);
+    await output.connect();
+    expect(opened).toHaveLength(1);
+    expect([8000, 16000]).toContain(opened[0]);
+  });
+
+  it('close() reports unfinished segments interrupted and closes the session', async () => {
+    const { connection, output, finished } = setUp(16000);
+    await output.captureFrame(frame(16000, 10));
+    await output.close();
+    expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]);
+    expect(connection.closed).toBe(true);
+    await expect(output.captureFrame(frame(16000, 10))).rejects.toMatchObject({ code: 'invalidState' });
+  });
+});
+
+describe('mintAvatarToken', () => {
+  it('mints a kind-agent token acting for the agent, for the room only', async () => {
+    const jwt = await mintAvatarToken({
+      apiKey: 'devkey',
+      apiSecret: 'a-secret-long-enough-for-hs256-signing',
+      roomName: 'room-1',
+      avatarIdentity: 'avatar-1',
+      agentIdentity: 'agent-1',
+      attributes: { style: 'x' },
+    });
+    const claims = decodeJwt(jwt) as Record<string, unknown>;
+    expect(claims.sub).toBe('avatar-1');
+    expect(claims.kind).toBe('agent');
+    expect(claims.attributes).toEqual({ style: 'x', [PUBLISH_ON_BEHALF_ATTRIBUTE]: 'agent-1' });
+    expect(claims.video).toMatchObject({
+      room: 'room-1',
+      roomJoin: true,
+      canPublish: true,
+      canSubscribe: false,
+    });
+    expect(jwt).not.toContain('a-secret');
+  });
+
+  it('refuses missing credentials with invalidEgressConfig', async () => {
+    await expect(
+      mintAvatarToken({ apiKey: '', apiSecret: 's', roomName: 'r', avatarIdentity: 'a', agentIdentity: 'g' }),
+    ).rejects.toMatchObject({ code: 'invalidEgressConfig' });
+  });
+});
+
+describe('drivingConnectionFromAvatarSession', () => {
+  it("maps the plugin's segments onto the session's requests and its playback states back", async () => {
+    const sent: Array<[number, boolean]> = [];
+    let n = 0;
+    let open: string | undefined;
+    let interrupted = 0;
+    const session = {
+      sendAudio(pcm: Int16Array, end = false) {
+        open ??= `req_${++n}`;
+        const id = open;
+        sent.push([pcm.length, end]);
+        if (end) open = undefined;
+        return id;
+      },
+      interrupt() {
+        interrupted += 1;
+        const id = open;
+        open = undefined;
+        return id;
+      },
+      close: async () => undefined,
+    } as RtcAvatarSessionLike;
+    const connection = drivingConnectionFromAvatarSession(session);
+    const seen: string[] = [];
+    connection.on('playing', (e) => seen.push(`playing:${e.reqId}`));
+    connection.on('ended', (e) => seen.push(`ended:${e.reqId}:${e.playedMs}`));
+    connection.on('interrupted', (e) => seen.push(`interrupted:${e.reqId}:${e.playedMs}`));
+    connection.on('error', (e) => seen.push(`error:${e.code}`));
+    connection.sendAudio(new Int16Array(10), 'a', false);
+    connection.sendAudio(new Int16Array(0), 'a', true);
+    connection.sendAudio(new Int16Array(5), 'b', false);
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'playing', playedMs: 0 });
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'ended', playedMs: 400 });
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'playing', playedMs: 0 });
+    connection.interrupt('b');
+    connection.interrupt('unknown');
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'interrupted', playedMs: 120 });
+    session.onPlaybackState?.({ reqId: 'req_9', state: 'ended', playedMs: 1 });
+    session.onError?.(new AvatarError('connectionFailed', 'drop', { retryable: true }));
+    session.onClose?.({ code: 4503, reason: 'x', error: new AvatarError('egressUnavailable', 'gone') });
+    expect(sent).toEqual([
+      [10, false],
+      [0, true],
+      [5, false],
+    ]);
+    expect(interrupted).toBe(1);
+    expect(seen).toEqual([
+      'playing:a',
+      'ended:a:400',
+      'playing:b',
+      'interrupted:b:120',
+      'error:egressUnavailable',
+    ]);
+  });
+});
