@@ -92,6 +92,10 @@ async function initSdk(page: Page, mode: 'sdk' | 'host' = 'sdk'): Promise<void> 
   );
 }
 
+if (!serviceBuilt) {
+  console.warn('sdk-mode browser tests skipped: apps/service/dist/main.js is missing (run pnpm build).');
+}
+
 describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () => {
   it('loads an avatar with byte progress, shares concurrent downloads and reloads it from the cache', async () => {
     const assetRequests = () => server.requests.filter((r) => r.includes('/assets/')).length;
