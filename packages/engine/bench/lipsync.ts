@@ -1,0 +1,283 @@
+/**
+ * `pnpm bench:lipsync`: scores lip-sync engines on a labelled dev set, side by side in one run, each fed
+ * causally in 20 ms chunks at the utterance's native rate, and prints one table (plus a per-condition
+ * breakdown). Options: --dev DIR, --limit N, --engines engine,energy,headaudio,wlipsync, --json FILE,
+ * --driver FILE (a module exporting createDriver, instead of packages/engine/src).
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { listUtterances, loadUtterance, type Utterance } from './devset.js';
+import { createDriverEngine, loadCreateDriver } from './engines/driver.js';
+import { createEnergyEngine } from './engines/energy.js';
+import { createHeadAudioEngine } from './engines/headaudio.js';
+import type { BenchEngine } from './engines/types.js';
+import { createWlipsyncEngine } from './engines/wlipsync.js';
+import { type FramePrediction, frameCount, median } from './metrics.js';
+import { neutralPrediction, Scorer, type Summary } from './score.js';
+import { CALIBRATION_VOICES } from './wlipsync-calibrate.js';
+
+const ENGINE_IDS = ['engine', 'energy', 'headaudio', 'wlipsync', 'wlipsync-native'] as const;
+const DEFAULT_ENGINES = ['engine', 'energy', 'headaudio', 'wlipsync'];
+type EngineId = (typeof ENGINE_IDS)[number];
+const CHUNK_MS = 20;
+
+/**
+ * Default dev set: `$AVATAR_DRIVE_DATA/dev` when set (where `pnpm --filter @avatar-drive/engine gen:dev`
+ * writes), else the package's `.data/dev`.
+ */
+function defaultDevDir(): string {
+  const data = process.env.AVATAR_DRIVE_DATA;
+  if (data) return resolve(process.env.INIT_CWD ?? process.cwd(), data, 'dev');
+  return fileURLToPath(new URL('../.data/dev', import.meta.url));
+}
+
+/** One engine's run over the dev set. */
+interface EngineRun {
+  id: EngineId;
+  name: string;
+  note: string;
+  all: Scorer;
+  byCondition: Map<string, Scorer>;
+  byRate: Map<number, Scorer>;
+  /** Per frame: audio pushed when the frame came out minus the frame's end, ms (frames flushed by end() excluded). */
+  delaysMs: number[];
+  shortFrames: number;
+}
+
+async function makeEngine(id: EngineId, driverModule?: string): Promise<BenchEngine | string> {
+  switch (id) {
+    case 'engine': {
+      const create = await loadCreateDriver(driverModule);
+      return typeof create === 'string' ? create : createDriverEngine(create);
+    }
+    case 'energy':
+      return createEnergyEngine();
+    case 'headaudio':
+      return createHeadAudioEngine();
+    case 'wlipsync':
+      return createWlipsyncEngine();
+    case 'wlipsync-native':
+      return createWlipsyncEngine({ contextRate: 'native' });
+  }
+}
+
+async function runEngine(id: EngineId, engine: BenchEngine, utterances: Utterance[]): Promise<EngineRun> {
+  const run: EngineRun = {
+    id,
+    name: engine.name,
+    note: engine.note,
+    all: new Scorer(),
+    byCondition: new Map(),
+    byRate: new Map(),
+    delaysMs: [],
+    shortFrames: 0,
+  };
+  for (const u of utterances) {
+    const stream = await engine.open(u.sampleRate);
+    const chunk = Math.round((u.sampleRate * CHUNK_MS) / 1000);
+    const preds: FramePrediction[] = [];
+    const delays: number[] = [];
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < u.pcm.length; i += chunk) {
+      const end = Math.min(u.pcm.length, i + chunk);
+      const got = stream.push(u.pcm.subarray(i, end));
+      for (const p of got) {
+        preds.push(p);
+        delays.push((end / u.sampleRate - preds.length * 0.04) * 1000);
+      }
+    }
+    preds.push(...stream.end());
+    const dt = process.cpuUsage(t0);
+    const seconds = u.pcm.length / u.sampleRate;
+    const frames = frameCount(seconds);
+    if (preds.length < frames) run.shortFrames += frames - preds.length;
+    while (preds.length < frames) preds.push(neutralPrediction());
+    preds.length = frames;
+    run.delaysMs.push(...delays);
+    const cpu = (dt.user + dt.system) / 1e6 - (stream.overheadCpuSeconds ?? 0);
+    for (const s of [
+      run.all,
+      getOrAdd(run.byCondition, u.condition, () => new Scorer()),
+      getOrAdd(run.byRate, u.sampleRate, () => new Scorer()),
+    ]) {
+      s.add(u.phones, preds);
+      s.audioSeconds += seconds;
+      s.cpuSeconds += cpu;
+    }
+  }
+  return run;
+}
+
+function getOrAdd<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) {
+    v = make();
+    m.set(k, v);
+  }
+  return v;
+}
+
+const pct = (v: number) => (Number.isNaN(v) ? 'n/a' : `${(100 * v).toFixed(1)}%`);
+const num = (v: number, d = 2) => (Number.isNaN(v) ? 'n/a' : v.toFixed(d));
+const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function mainRow(run: EngineRun, s: Summary): string[] {
+  const speed = Number.isNaN(s.xRealTime) ? 'n/a' : `${Math.round(s.xRealTime)}×`;
+  return [
+    run.name,
+    pct(s.acc15),
+    pct(s.acc7),
+    num(s.macroF1),
+    num(s.jawR0),
+    Number.isNaN(s.jawRBest) ? 'n/a' : `${num(s.jawRBest)} @ ${s.jawBestLagMs} ms`,
+    pct(s.closureRecall),
+    ms(s.onsetMedianMs),
+    pct(s.falseActivity),
+    ms(median(run.delaysMs)),
+    speed,
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== '--'),
+    options: {
+      dev: { type: 'string' },
+      limit: { type: 'string' },
+      engines: { type: 'string' },
+      json: { type: 'string' },
+      driver: { type: 'string' },
+    },
+  });
+  // pnpm runs the script in the package; paths given on the command line are relative to where it was typed
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const dir = values.dev ? resolve(cwd, values.dev) : defaultDevDir();
+  const jsonOut = values.json ? resolve(cwd, values.json) : undefined;
+  if (!existsSync(dir)) {
+    console.error(
+      `No dev set at ${dir}. Pass --dev DIR (per utterance <id>.wav + <id>.json, optional index.json).`,
+    );
+    process.exit(2);
+  }
+  const ids = (values.engines ?? DEFAULT_ENGINES.join(',')).split(',').map((s) => s.trim());
+  for (const id of ids) {
+    if (!(ENGINE_IDS as readonly string[]).includes(id)) {
+      console.error(`Unknown engine "${id}"; choose from ${ENGINE_IDS.join(', ')}.`);
+      process.exit(2);
+    }
+  }
+  const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
+  if (!(limit > 0)) {
+    console.error(`--limit must be a positive number, got "${values.limit}".`);
+    process.exit(2);
+  }
+  const utterances = listUtterances(dir)
+    .slice(0, limit)
+    .map((id) => loadUtterance(dir, id));
+  const audio = utterances.reduce((a, u) => a + u.pcm.length / u.sampleRate, 0);
+  const overlap = CALIBRATION_VOICES.filter((v) =>
+    utterances.some((u) => u.voice.replace(/^espeak:/, '') === v),
+  );
+  if (overlap.length)
+    console.error(`warning: wlipsync was calibrated on dev-set voices ${overlap.join(', ')}`);
+  console.error(`dev set ${dir}: ${utterances.length} utterances, ${audio.toFixed(1)} s of audio`);
+
+  const runs: EngineRun[] = [];
+  const skipped: string[] = [];
+  for (const id of ids as EngineId[]) {
+    const engine = await makeEngine(id, values.driver ? resolve(cwd, values.driver) : undefined);
+    if (typeof engine === 'string') {
+      skipped.push(`${id}: ${engine}`);
+      continue;
+    }
+    const wall = Date.now();
+    runs.push(await runEngine(id, engine, utterances));
+    console.error(`  ${engine.name}: ${((Date.now() - wall) / 1000).toFixed(1)} s`);
+  }
+
+  const header = [
+    'engine',
+    '15-class acc',
+    '7-group acc',
+    'macro-F1',
+    'jaw r (0 lag)',
+    'jaw r (best lag)',
+    'closure recall',
+    'onset latency',
+    'false activity',
+    'frame delay',
+    'speed (×RT/core)',
+  ];
+  const summaries = runs.map((r) => r.all.summary());
+  console.log(
+    `\nLip-sync on ${dir} (${utterances.length} utterances, ${audio.toFixed(1)} s; 20 ms chunks)\n`,
+  );
+  console.log(
+    table(
+      header,
+      runs.map((r, i) => mainRow(r, summaries[i]!)),
+    ),
+  );
+  const s0 = summaries[0];
+  if (s0) {
+    console.log(
+      `\n${s0.frames} frames; ${s0.closureSegments} p/b/m segments ≥ 40 ms; ${s0.onsets} onsets after ≥ 300 ms silence; ${s0.silenceFrames} silence frames scored.`,
+    );
+  }
+  for (const r of runs)
+    console.log(`- ${r.name}: ${r.note}${r.shortFrames ? ` (${r.shortFrames} missing frames padded)` : ''}`);
+  for (const s of skipped) console.log(`- skipped ${s}`);
+
+  const keys = [
+    ...[...new Set(utterances.map((u) => u.condition))]
+      .sort()
+      .map((c) => ({ label: c, cond: c, rate: undefined })),
+    ...[...new Set(utterances.map((u) => u.sampleRate))]
+      .sort((a, b) => a - b)
+      .map((rate) => ({ label: `${rate / 1000} kHz`, cond: undefined, rate })),
+  ];
+  const breakdown = keys.map((k) => [
+    k.label,
+    ...runs.flatMap((r) => {
+      const sc = k.cond !== undefined ? r.byCondition.get(k.cond) : r.byRate.get(k.rate!);
+      const s = sc?.summary();
+      return s ? [pct(s.acc7), num(s.jawR0)] : ['n/a', 'n/a'];
+    }),
+  ]);
+  console.log('\nPer condition and input rate: 7-group accuracy / jaw r (0 lag)\n');
+  console.log(table(['subset', ...runs.flatMap((r) => [`${r.name} 7-grp`, `${r.name} jaw r`])], breakdown));
+
+  if (jsonOut) {
+    const out = {
+      devDir: dir,
+      utterances: utterances.length,
+      audioSeconds: audio,
+      chunkMs: CHUNK_MS,
+      engines: runs.map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        note: r.note,
+        summary: summaries[i],
+        frameDelayMedianMs: median(r.delaysMs),
+        byCondition: Object.fromEntries([...r.byCondition].map(([k, v]) => [k, v.summary()])),
+        byRate: Object.fromEntries([...r.byRate].map(([k, v]) => [k, v.summary()])),
+      })),
+      skipped,
+    };
+    writeFileSync(jsonOut, `${JSON.stringify(out, null, 2)}\n`);
+    console.error(`wrote ${jsonOut}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

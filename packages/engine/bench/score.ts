@@ -1,0 +1,112 @@
+/**
+ * Accumulates per-utterance results of one engine into the figures of the benchmark table.
+ */
+import { VISEMES } from '@avatar-drive/core';
+import {
+  accuracy,
+  bestLag,
+  closureCounts,
+  type FramePrediction,
+  GROUPS,
+  laggedPearson,
+  macroF1,
+  median,
+  onsetLatencies,
+  type Phone,
+  referenceJaw,
+  referenceVisemes,
+  SIL,
+  silenceActivity,
+  type TrackPair,
+  visemeGroup,
+} from './metrics.js';
+
+/** Largest lag searched for the best-lag jaw correlation: ±10 frames (±400 ms). */
+export const MAX_LAG_FRAMES = 10;
+
+/** The figures of one table row. */
+export interface Summary {
+  frames: number;
+  utterances: number;
+  acc15: number;
+  acc7: number;
+  macroF1: number;
+  macroF1Groups: number;
+  jawR0: number;
+  jawRBest: number;
+  jawBestLagMs: number;
+  closureRecall: number;
+  closureSegments: number;
+  onsetMedianMs: number;
+  onsets: number;
+  falseActivity: number;
+  silenceFrames: number;
+  /** Audio seconds processed per CPU second. */
+  xRealTime: number;
+}
+
+/** Scores one engine over many utterances. */
+export class Scorer {
+  private readonly ref15: number[] = [];
+  private readonly pred15: number[] = [];
+  private readonly jaw: TrackPair[] = [];
+  private closureSegments = 0;
+  private closureHits = 0;
+  private readonly onsets: number[] = [];
+  private silenceFrames = 0;
+  private silenceActive = 0;
+  private utterances = 0;
+  audioSeconds = 0;
+  cpuSeconds = 0;
+
+  /**
+   * Adds one utterance. `preds` must hold one prediction per frame of the utterance (callers pad a short
+   * output with neutral frames and drop extra ones).
+   */
+  add(phones: readonly Phone[], preds: readonly FramePrediction[]): void {
+    const frames = preds.length;
+    const ref = referenceVisemes(phones, frames);
+    for (let k = 0; k < frames; k++) {
+      this.ref15.push(ref[k]!);
+      this.pred15.push(preds[k]!.viseme);
+    }
+    this.jaw.push({ ref: referenceJaw(phones, frames), pred: preds.map((p) => p.jawOpen) });
+    const c = closureCounts(phones, preds);
+    this.closureSegments += c.segments;
+    this.closureHits += c.closed;
+    this.onsets.push(...onsetLatencies(phones, preds));
+    const s = silenceActivity(phones, preds);
+    this.silenceFrames += s.frames;
+    this.silenceActive += s.active;
+    this.utterances++;
+  }
+
+  summary(): Summary {
+    const ref7 = this.ref15.map(visemeGroup);
+    const pred7 = this.pred15.map(visemeGroup);
+    const best = bestLag(this.jaw, MAX_LAG_FRAMES);
+    return {
+      frames: this.ref15.length,
+      utterances: this.utterances,
+      acc15: accuracy(this.ref15, this.pred15),
+      acc7: accuracy(ref7, pred7),
+      macroF1: macroF1(this.ref15, this.pred15, VISEMES.length),
+      macroF1Groups: macroF1(ref7, pred7, GROUPS.length),
+      jawR0: laggedPearson(this.jaw, 0),
+      jawRBest: best.r,
+      jawBestLagMs: best.lag * 40,
+      closureRecall: this.closureSegments === 0 ? Number.NaN : this.closureHits / this.closureSegments,
+      closureSegments: this.closureSegments,
+      onsetMedianMs: median(this.onsets),
+      onsets: this.onsets.length,
+      falseActivity: this.silenceFrames === 0 ? Number.NaN : this.silenceActive / this.silenceFrames,
+      silenceFrames: this.silenceFrames,
+      xRealTime: this.cpuSeconds > 0 ? this.audioSeconds / this.cpuSeconds : Number.NaN,
+    };
+  }
+}
+
+/** A neutral frame: silence, jaw and lips closed. */
+export function neutralPrediction(): FramePrediction {
+  return { viseme: SIL, jawOpen: 0, mouthClose: Number.NaN };
+}
