@@ -32,7 +32,8 @@ async function openPage(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  if (!serviceBuilt) throw new Error('apps/service/dist/main.js is missing: run pnpm build (scripts/setup.sh does).');
+  if (!serviceBuilt)
+    throw new Error('apps/service/dist/main.js is missing: run pnpm build (scripts/setup.sh does).');
   server = await startPageServer();
   chrome = await launchChromium();
   // The avatar the service serves: a small glTF head built by the page (three's GLTFExporter).
