@@ -32,6 +32,8 @@ async function openPage(): Promise<Page> {
 }
 
 beforeAll(async () => {
+  if (!serviceBuilt)
+    throw new Error('apps/service/dist/main.js is missing: run pnpm build (scripts/setup.sh does).');
   server = await startPageServer();
   chrome = await launchChromium();
   // The avatar the service serves: a small glTF head built by the page (three's GLTFExporter).
@@ -92,7 +94,7 @@ async function initSdk(page: Page, mode: 'sdk' | 'host' = 'sdk'): Promise<void> 
   );
 }
 
-describe.skipIf(!serviceBuilt)('client-web in Chromium against the service', () => {
+describe('client-web in Chromium against the service', () => {
   it('loads an avatar with byte progress, shares concurrent downloads and reloads it from the cache', async () => {
     const assetRequests = () => server.requests.filter((r) => r.includes('/assets/')).length;
     const before = assetRequests();
