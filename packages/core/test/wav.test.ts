@@ -134,12 +134,23 @@ describe('parseWav: chunk walking', () => {
     expect(Array.from(wav.channels[0]!)).toEqual([0, 0.5, -0.5]);
   });
 
-  it('reads a streaming data chunk of unknown length (0xFFFFFFFF) to the end of the file', () => {
+  it.each([
+    0xffffffff, // ffmpeg writing to a pipe
+    0x7ffff000, // espeak-ng --stdout
+  ])('reads a streaming data chunk of unknown length (size %i) to the end of the file', (size) => {
     const bytes = riff([
       fmtChunk({ formatTag: 1, channels: 1, sampleRate: 16000, bits: 16 }),
-      chunk('data', intSamples([5, 6, 7], 16), 0xffffffff),
+      chunk('data', intSamples([5, 6, 7], 16), size),
     ]);
     expect(Array.from(wavToMonoInt16(parseWav(bytes)))).toEqual([5, 6, 7]);
+  });
+
+  it('still rejects a data chunk that claims more than the file holds', () => {
+    const bytes = riff([
+      fmtChunk({ formatTag: 1, channels: 1, sampleRate: 16000, bits: 16 }),
+      chunk('data', intSamples([5, 6, 7], 16), 1000),
+    ]);
+    expect(() => parseWav(bytes)).toThrow(/truncated/);
   });
 
   it('accepts an ArrayBuffer and a Uint8Array at an odd offset', () => {

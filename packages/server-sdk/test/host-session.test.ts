@@ -13,6 +13,7 @@ import {
   type ServiceFixtures,
   type ServiceProcess,
   sleep,
+  speech,
   startServiceProcess,
   stopAllServices,
   tone,
@@ -84,7 +85,7 @@ describe('Host mode against the real service', () => {
     expect(connectionId).toMatch(/^conn_/);
     expect(s.state).toBe('connected');
     expect(s.capabilities).toEqual(expect.arrayContaining(['playback_control', 'playback_state']));
-    const pcm = tone(1000);
+    const pcm = speech(1000);
     const reqId = sendUtterance(s, pcm);
     await until(() => order.includes('frames:last'));
     await until(() => states.some((x) => x.state === 'ended'), 5000);
@@ -100,7 +101,8 @@ describe('Host mode against the real service', () => {
     expect([...conv.sampleRates]).toEqual([16000]);
     expect(conv.frames).toHaveLength(25); // 1 s at 25 fps
     expect(conv.frames.map((f) => f.index)).toEqual([...Array(25).keys()]);
-    expect(conv.frames[10]!.expression[ARKIT_INDEX.jawOpen]).toBeGreaterThan(0);
+    // Real speech: the engine opens the mouth somewhere in this second.
+    expect(Math.max(...conv.frames.map((f) => f.expression[ARKIT_INDEX.jawOpen]!))).toBeGreaterThan(0.1);
     expect(conv.animationLast).toBe(true);
     expect(order.filter((x) => x.endsWith(':last'))).toEqual(['audio:last', 'frames:last']);
     expect(order.at(-1)).toBe('frames:last');

@@ -161,8 +161,9 @@ export function parseWav(bytes: Uint8Array | ArrayBuffer): WavAudio {
       fmt = parseFmt(view, body, size);
     } else if (id === 'data') {
       if (!fmt) fail('This WAV file has its data chunk before the fmt chunk, so it cannot be read.');
-      // 0xFFFFFFFF is what streaming writers (e.g. ffmpeg to a pipe) leave when the length is unknown.
-      const streaming = size === 0xffffffff;
+      // Streaming writers leave a placeholder when the length is unknown: 0xFFFFFFFF (ffmpeg to a
+      // pipe) or 0x7FFFF000 (espeak-ng --stdout, libsndfile-style). Read to the end of the file.
+      const streaming = size === 0xffffffff || size === 0x7ffff000;
       let length = streaming ? b.length - body : size;
       if (body + length > b.length) {
         fail(

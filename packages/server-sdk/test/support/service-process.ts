@@ -2,7 +2,7 @@
  * Runs the real driving service (apps/service/dist/main.js) as child processes on free loopback
  * ports, one process per region, sharing one signing key so tokens verify in every region.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
+import { ARKIT_BLENDSHAPES, parseWav, resample, wavToMonoInt16 } from '@avatar-drive/core';
 import { makeGlb } from '../../../../apps/service/test/support/glb.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
@@ -204,6 +204,22 @@ export function tone(ms: number, sampleRate = 16000, amplitude = 8000): Int16Arr
   const pcm = new Int16Array(n);
   for (let i = 0; i < n; i++) pcm[i] = Math.round(amplitude * Math.sin((2 * Math.PI * 200 * i) / sampleRate));
   return pcm;
+}
+
+/**
+ * Exactly `ms` of real speech at `sampleRate` (espeak-ng, installed by scripts/setup.sh): what the
+ * engine animates, unlike a tone. Padded with silence or cut to length.
+ */
+export function speech(
+  ms: number,
+  sampleRate = 16000,
+  text = 'Hello there, my name is Mika. How are you today?',
+): Int16Array {
+  const wav = parseWav(new Uint8Array(execFileSync('espeak-ng', ['--stdout', '-s', '170', text])));
+  const pcm = resample(wavToMonoInt16(wav), wav.sampleRate, sampleRate);
+  const out = new Int16Array(Math.round((ms * sampleRate) / 1000));
+  out.set(pcm.subarray(0, out.length));
+  return out;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
