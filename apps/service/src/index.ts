@@ -21,13 +21,13 @@ export {
 } from './egress/livekit-egress.js';
 export { EgressRegistry, egressKindOf } from './egress/registry.js';
 export type {
+  AgoraEgressSettings,
   EgressEvents,
   EgressKind,
   EgressOpenConfig,
   EgressProvider,
   EgressSession,
   LiveKitEgressSettings,
-  AgoraEgressSettings,
   PlaybackSnapshot,
 } from './egress/types.js';
 export type {
