@@ -202,7 +202,7 @@ describe('RTC mode through the service (real LiveKit server)', () => {
     });
     const error = serverError(await client.waitFor((m) => m.data.case === 'serverError'));
     expect(error.code).toBe(SERVER_ERROR_CODES.egressUnavailable);
-    expect(error.message).toMatch(/agora egress is not configured on this server/i);
-    expect(error.message).toMatch(/livekit/);
+    expect(error.message).toMatch(/^egressUnavailable: The Agora egress is not configured on this server/);
+    expect(error.message).toMatch(/it offers: LiveKit/);
   });
 });
