@@ -1,9 +1,9 @@
 /**
  * Framework-plugin mode end to end against the real LiveKit server: a minimal LiveKit Agents
  * (Node) agent with @avatar-drive/agent-plugin says an espeak-ng WAV; the plugin mints the
- * avatar's token (kind agent, lk.publish_on_behalf = the agent) and sends the speech to the
- * service's LiveKit egress (driven directly until the service wires it into ingress sessions);
- * a Chromium page with AvatarPlayer hears the avatar and watches its mouth. Interrupting the
+ * avatar's token (kind agent, lk.publish_on_behalf = the agent) and sends the speech through a
+ * server-sdk AvatarSession in RTC mode to the real service, whose engine animates it and whose
+ * LiveKit egress publishes the avatar; a Chromium page with AvatarPlayer hears the avatar and watches its mouth. Interrupting the
  * agent stops both, and the plugin reports playback finished, interrupted, with its position.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,11 @@ import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AvatarSession } from '../../../packages/agent-plugin/src/index.js';
 import { openPage, type TestBrowser } from './support/browser.js';
-import { egressConnectionFactory } from './support/egress-connection.js';
+import {
+  type DrivingService,
+  drivingConnectionFactory,
+  startDrivingService,
+} from './support/driving-service.js';
 import { type Speech, synthesize } from './support/speech.js';
 import { firstAbove, lagMs, lastAbove, onGrid, type Series } from './support/sync-analysis.js';
 
@@ -61,6 +65,7 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
   let session: voice.AgentSession;
   let avatar: AvatarSession;
   let speech: Speech;
+  let driving: DrivingService;
   const playback: string[] = [];
 
   const read = () =>
@@ -69,6 +74,7 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
   beforeAll(async () => {
     initializeLogger({ pretty: false, level: 'warn' });
     speech = synthesize('Good morning. I am your assistant, and this is how my voice sounds today.', 22050);
+    driving = await startDrivingService();
     browser = await openPage('rtc-page');
     await browser.page.evaluate(
       (o) => (window as never as { rtc: { start(o: unknown): Promise<void> } }).rtc.start(o),
@@ -87,7 +93,7 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
     });
     session = new voice.AgentSession({});
     avatar = new AvatarSession({
-      connect: egressConnectionFactory(),
+      connect: drivingConnectionFactory(driving),
       avatarIdentity: 'avatar-agent-e2e',
       livekitUrl: url,
       livekitApiKey: apiKey,
@@ -122,6 +128,7 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
       .evaluate(() => (window as never as { rtc: { stop(): Promise<void> } }).rtc.stop())
       .catch(() => {});
     await browser?.close();
+    await driving?.service.close();
   });
 
   it('the avatar joins as an agent acting for the agent, and the agent publishes no audio of its own', async () => {
@@ -153,7 +160,10 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
     );
     expect(peak).toBeGreaterThan(0.02);
     expect(audioOff - audioOn).toBeGreaterThan(speech.durationMs * 0.6);
-    expect(lag.correlation).toBeGreaterThan(0.5);
+    // The real engine's jawOpen is not the loudness envelope (consonants are loud with a closing
+    // jaw), so the correlation is lower than with a loudness stand-in (0.3–0.4 measured); what
+    // matters is that its peak sits within two frames.
+    expect(lag.correlation).toBeGreaterThan(0.2);
     expect(Math.abs(lag.lagMs)).toBeLessThanOrEqual(80);
     expect(playback[0]).toBe('started');
     const finished = playback.find((p) => p.startsWith('finished:'))!;

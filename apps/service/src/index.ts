@@ -14,8 +14,22 @@ export { resolveConfig } from './config.js';
 export { generateApiKey, generateAppId, hashApiKey } from './credentials/api-keys.js';
 export { type AppConfig, AppRegistry } from './credentials/app-registry.js';
 export { loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
-export type { EgressContext, EgressKind, EgressProvider, EgressSink, EgressTarget } from './egress/egress.js';
-export { EgressRegistry } from './egress/egress.js';
+export {
+  type LiveKitEgressOptions,
+  LiveKitEgressProvider,
+  LiveKitEgressSession,
+} from './egress/livekit-egress.js';
+export { EgressRegistry, egressKindOf } from './egress/registry.js';
+export type {
+  AgoraEgressSettings,
+  EgressEvents,
+  EgressKind,
+  EgressOpenConfig,
+  EgressProvider,
+  EgressSession,
+  LiveKitEgressSettings,
+  PlaybackSnapshot,
+} from './egress/types.js';
 export type {
   DriveDriver,
   DriverFactory,

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { AvatarCatalog } from './avatars/avatar-catalog.js';
 import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
-import { type EgressProvider, EgressRegistry } from './egress/egress.js';
+import { type LiveKitEgressOptions, LiveKitEgressProvider } from './egress/livekit-egress.js';
+import { EgressRegistry } from './egress/registry.js';
+import type { EgressProvider } from './egress/types.js';
 import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine/engine-pool.js';
 import { InlineEnginePool } from './engine/inline-pool.js';
 import { WorkerEnginePool } from './engine/worker-pool.js';
@@ -51,7 +53,14 @@ export interface ServiceOptions {
   avatarsDir?: string;
   limits?: Partial<ServiceLimits>;
   engine?: EngineOptions;
+  /**
+   * Egress providers by kind, registered over the default LiveKit provider (a provider of kind
+   * `livekit` replaces it). A kind with no provider (Agora by default) is refused with
+   * `egressUnavailable`.
+   */
   egressProviders?: EgressProvider[];
+  /** Options of the default LiveKit provider (idle timeout default, connect timeout, …). */
+  liveKitEgress?: LiveKitEgressOptions;
   logger?: Logger;
 }
 
@@ -120,7 +129,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     tokens,
     store,
     engine,
-    egress: new EgressRegistry(options.egressProviders ?? []),
+    egress: egressRegistry(options),
     metrics,
     limits,
     logger,
@@ -150,4 +159,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       if (!options.store) await store.close();
     },
   };
+}
+
+/** LiveKit registered by default; the options' providers on top. */
+function egressRegistry(options: ServiceOptions): EgressRegistry {
+  const registry = new EgressRegistry().register(new LiveKitEgressProvider(options.liveKitEgress));
+  for (const provider of options.egressProviders ?? []) registry.register(provider);
+  return registry;
 }

@@ -408,7 +408,7 @@ describe('egress registry', () => {
       .catch((e: unknown) => e)) as AvatarError;
     expect(error.code).toBe('egressUnavailable');
     expect(error.retryable).toBe(false);
-    expect(error.message).toMatch(/agora egress is not configured on this server \(it offers: livekit\)/);
+    expect(error.message).toMatch(/The Agora egress is not configured on this server \(it offers: LiveKit\)/);
   });
 
   it('requires the settings of the asked kind', async () => {

@@ -299,17 +299,17 @@ describe('bad input ends only that session, with ServerError and the right close
     ],
     ['an unsupported sample rate', (c) => c.configure(11025), 4006, /^unsupportedSampleRate: /, false],
     [
-      'LiveKit egress (not configured here)',
+      'a LiveKit egress config without a room',
       (c) => c.configure(16000, { egressType: wire.EgressType.LIVEKIT, livekitEgress: { url: 'wss://x' } }),
-      4502,
-      /^egressUnavailable: LiveKit egress is not configured on this server/,
+      4008,
+      /^invalidEgressConfig: /,
       false,
     ],
     [
       'Agora egress (not configured here)',
       (c) => c.configure(16000, { egressType: wire.EgressType.AGORA }),
       4502,
-      /^egressUnavailable: Agora egress is not configured on this server/,
+      /^egressUnavailable: The Agora egress is not configured on this server \(it offers: LiveKit\)/,
       false,
     ],
   ];

@@ -15,7 +15,8 @@ export interface RtcAvatarSessionLike {
   /** Interrupts the latest request; returns its id. */
   interrupt(): string | undefined;
   close(): Promise<unknown>;
-  onPlaybackState?: ((state: { reqId: string; state: string; playedMs: number }) => unknown) | undefined;
+  // Method syntax (bivariant parameter): server-sdk's callback takes a narrower `state` union.
+  onPlaybackState?(state: { reqId: string; state: string; playedMs: number }): unknown;
   onError?: ((error: AvatarError) => unknown) | undefined;
   onClose?: ((event: { code: number; reason: string; error?: AvatarError }) => unknown) | undefined;
 }

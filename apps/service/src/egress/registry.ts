@@ -23,6 +23,9 @@ export function egressKindOf(type: wire.EgressType | number): EgressKind | undef
   }
 }
 
+const EGRESS_NAMES: Record<EgressKind, string> = { livekit: 'LiveKit', agora: 'Agora' };
+
+/** The egress providers a server runs, keyed by egress kind (one provider per kind). */
 export class EgressRegistry {
   readonly #providers = new Map<EgressKind, EgressProvider>();
 
@@ -50,12 +53,13 @@ export class EgressRegistry {
   async open(kind: EgressKind, config: EgressOpenConfig): Promise<EgressSession> {
     const provider = this.#providers.get(kind);
     if (!provider) {
-      const available = this.kinds();
+      const available = this.kinds().map((k) => EGRESS_NAMES[k]);
+      const name = EGRESS_NAMES[kind];
       throw new AvatarError(
         'egressUnavailable',
-        `The ${kind} egress is not configured on this server${
+        `The ${name} egress is not configured on this server${
           available.length > 0 ? ` (it offers: ${available.join(', ')})` : ''
-        }. Use another egress_type or a server that has ${kind} egress enabled.`,
+        }. Use another egress_type, leave it unset to get animation on this WebSocket, or use a server with ${name} egress enabled.`,
         { retryable: false, phase: 'configure' },
       );
     }

@@ -21,7 +21,8 @@ import {
 import { create, toBinary } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { EgressProvider, EgressRegistry, EgressSink, EgressTarget } from '../egress/egress.js';
+import { type EgressRegistry, egressKindOf } from '../egress/registry.js';
+import type { EgressKind, EgressSession } from '../egress/types.js';
 import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -29,7 +30,7 @@ import { AnimationEncoder } from './animation-encoder.js';
 import { type FastAudioInput, readAudioInput } from './audio-fast-path.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
-const { MessageType, PlaybackState, AudioFormat, EgressType } = wire;
+const { MessageType, PlaybackState, AudioFormat } = wire;
 
 export interface DriveSessionDeps {
   engine: EnginePool;
@@ -45,11 +46,17 @@ export interface DriveSessionInfo {
   avatarId: string;
 }
 
+type InterruptReason = 'explicit' | 'preempted' | 'pause_timeout';
+
 interface RequestState {
   reqId: string;
   seq: number;
   cancelled: boolean;
   playback: PlaybackEntry;
+  /** RTC mode: where the request stands in the egress (its real playout). */
+  egressPhase?: 'playing' | 'ended' | 'interrupted';
+  egressPlayedMs?: number;
+  interruptReason?: InterruptReason;
 }
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
@@ -66,7 +73,7 @@ export class DriveSession {
   #phase: Phase = 'configuring';
   #sampleRate = 0;
   #engine: EngineChannel | undefined;
-  #egress: EgressSink | undefined;
+  #egress: EgressSession | undefined;
   readonly #clock: PlaybackClock;
   readonly #animation: AnimationEncoder;
   readonly #known = new Map<string, RequestState>();
@@ -288,49 +295,13 @@ export class DriveSession {
       );
       return;
     }
-    let target: EgressTarget | undefined;
-    let provider: EgressProvider | undefined;
-    if (config.egressType !== EgressType.UNSPECIFIED) {
-      const kind =
-        config.egressType === EgressType.LIVEKIT
-          ? 'livekit'
-          : config.egressType === EgressType.AGORA
-            ? 'agora'
-            : undefined;
-      if (!kind) {
-        this.fail(
-          'invalidEgressConfig',
-          `Unknown egress_type ${config.egressType}. Use UNSPECIFIED, LIVEKIT or AGORA.`,
-        );
-        return;
-      }
-      provider = this.#deps.egress.get(kind);
-      if (!provider) {
-        this.fail(
-          'egressUnavailable',
-          `${kind === 'livekit' ? 'LiveKit' : 'Agora'} egress is not configured on this server. Leave egress_type unset to receive animation on this WebSocket, or use a server with ${kind} egress configured.`,
-        );
-        return;
-      }
-      const egressConfig = kind === 'livekit' ? config.livekitEgress : config.agoraEgress;
-      if (!egressConfig) {
-        this.fail(
-          'invalidEgressConfig',
-          `egress_type ${kind.toUpperCase()} needs ${kind}_egress to be set. Fill in the ${kind} egress config.`,
-        );
-        return;
-      }
-      target = (
-        kind === 'livekit' ? { kind, config: egressConfig } : { kind, config: egressConfig }
-      ) as EgressTarget;
-      try {
-        provider.validate(target);
-      } catch (error) {
-        const e =
-          error instanceof AvatarError ? error : new AvatarError('invalidEgressConfig', String(error));
-        this.fail(e.code, e.message);
-        return;
-      }
+    let kind: EgressKind | undefined;
+    try {
+      kind = egressKindOf(config.egressType);
+    } catch (error) {
+      const e = isAvatarError(error) ? error : new AvatarError('invalidEgressConfig', String(error));
+      this.fail(e.code, e.message);
+      return;
     }
     this.#sampleRate = config.sampleRate;
     try {
@@ -342,37 +313,81 @@ export class DriveSession {
       );
       return;
     }
-    if (!provider || !target) {
+    if (!kind) {
       this.#confirm();
       return;
     }
+    // RTC mode: confirm only once the avatar is in the room; input meanwhile waits in order.
     this.#phase = 'opening';
-    provider
-      .open(target, {
+    this.#deps.egress
+      .open(kind, {
         connectionId: this.info.connectionId,
-        appId: this.info.appId,
         avatarId: this.info.avatarId,
         sampleRate: config.sampleRate,
-        logger: this.#deps.logger,
+        livekit: config.livekitEgress,
+        agora: config.agoraEgress,
       })
       .then(
-        (sink) => {
+        (session) => {
           if (this.#phase === 'closed') {
-            void sink.close();
+            void session.close();
             return;
           }
-          this.#egress = sink;
+          this.#attachEgress(session);
           this.#confirm();
           const pending = this.#pendingWhileOpening;
           this.#pendingWhileOpening = [];
           for (const data of pending) this.#onMessage(data, true);
         },
         (error: unknown) => {
-          const e =
-            error instanceof AvatarError ? error : new AvatarError('egressUnavailable', String(error));
+          const e = isAvatarError(error) ? error : new AvatarError('egressUnavailable', String(error));
           this.fail(e.code, e.message);
         },
       );
+  }
+
+  /**
+   * RTC mode: lifecycle comes from the egress's real playout (when audio leaves the avatar's
+   * track), not from the WebSocket clock. Each request gets PLAYING, then either one
+   * ServerResponseAnimation with end=true and no keyframes plus ENDED, or INTERRUPTED.
+   */
+  #attachEgress(session: EgressSession): void {
+    this.#egress = session;
+    session.on('playing', ({ reqId }) => {
+      const request = this.#known.get(reqId);
+      if (request) request.egressPhase = 'playing';
+      this.#sendPlaybackState(reqId, PlaybackState.PLAYING, 0, '');
+    });
+    session.on('ended', ({ reqId, playedMs }) => {
+      const request = this.#known.get(reqId);
+      if (request) {
+        request.egressPhase = 'ended';
+        request.egressPlayedMs = playedMs;
+      }
+      if (this.#phase !== 'closed') this.#sendBytes(this.#animation.encode(reqId, [], true));
+      this.#sendPlaybackState(reqId, PlaybackState.ENDED, playedMs, '');
+    });
+    session.on('interrupted', ({ reqId, playedMs }) => {
+      const request = this.#known.get(reqId);
+      if (request) {
+        request.egressPhase = 'interrupted';
+        request.egressPlayedMs = playedMs;
+        request.cancelled = true;
+      }
+      this.#sendPlaybackState(
+        reqId,
+        PlaybackState.INTERRUPTED,
+        playedMs,
+        request?.interruptReason ?? 'explicit',
+      );
+    });
+    session.on('idle-timeout', ({ idleMs }) =>
+      this.fail(
+        'idleTimeout',
+        `No audio for ${Math.round(idleMs / 1000)} s, so the avatar left the room. Open a new session when there is audio to send.`,
+      ),
+    );
+    session.on('error', (error) => this.fail(error.code, error.message));
   }
 
   #confirm(): void {
@@ -424,8 +439,8 @@ export class DriveSession {
       this.#current = request;
     }
     const r = request;
+    if (this.#egress && (pcm.length > 0 || end)) this.#egress.pushAudio(pcm, this.#sampleRate, reqId, end);
     if (pcm.length > 0) {
-      this.#egress?.pushAudio(reqId, pcm);
       engine.push(pcm).then(
         (result) => this.#emitFrames(r, result, false, pcm.length),
         (error: unknown) => this.#engineFailed(error, reqId),
@@ -447,7 +462,7 @@ export class DriveSession {
     if (this.#phase === 'closed' || request.cancelled) return;
     if (result.frames.length === 0 && !end) return;
     if (this.#egress) {
-      this.#egress.pushFrames(request.reqId, result.frames, end);
+      this.#egress.pushFrames(result.frames, request.reqId, end);
     } else {
       this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
       metrics.framesSent.inc(result.frames.length);
@@ -474,7 +489,11 @@ export class DriveSession {
     }
   }
 
-  #cancel(request: RequestState, reason: 'explicit' | 'preempted' | 'pause_timeout'): void {
+  #cancel(request: RequestState, reason: InterruptReason): void {
+    if (this.#egress) {
+      this.#cancelEgress(request, reason);
+      return;
+    }
     const finished = request.playback.phase === 'ended' || request.playback.phase === 'interrupted';
     if (finished && (request.playback.outputDone || request.cancelled)) return;
     request.cancelled = true;
@@ -482,8 +501,28 @@ export class DriveSession {
       this.#current = undefined;
       this.#engine?.reset();
     }
-    this.#egress?.interrupt(request.reqId);
     this.#clock.interrupt(request.playback, reason);
+  }
+
+  /** RTC mode: stops the request's egress output at once; exactly one INTERRUPTED follows. */
+  #cancelEgress(request: RequestState, reason: InterruptReason): void {
+    const egress = this.#egress!;
+    if (request.cancelled || request.egressPhase === 'ended' || request.egressPhase === 'interrupted') return;
+    request.cancelled = true;
+    request.interruptReason = reason;
+    if (this.#current === request) {
+      this.#current = undefined;
+      this.#engine?.reset();
+    }
+    // Bookkeeping only: in RTC mode the clock's events are not reported.
+    this.#clock.interrupt(request.playback, reason);
+    egress.interrupt(request.reqId);
+    // The egress reports requests it holds; one it never queued is reported here.
+    // (egressPhase is set by the listener the call above ran synchronously.)
+    if ((request.egressPhase as RequestState['egressPhase']) !== 'interrupted') {
+      request.egressPhase = 'interrupted';
+      this.#sendPlaybackState(request.reqId, PlaybackState.INTERRUPTED, 0, reason);
+    }
   }
 
   #pauseOrResume(op: 'pause' | 'resume', reqId: string): void {
@@ -492,12 +531,28 @@ export class DriveSession {
       this.#reportUnknownRequest(op === 'pause' ? 'ClientPause' : 'ClientResume', reqId);
       return;
     }
+    if (this.#egress) {
+      // The clock keeps the pause timeout; the state reported is the egress's.
+      if (op === 'pause') this.#clock.pause();
+      else this.#clock.resume();
+      const snap = op === 'pause' ? this.#egress.pause() : this.#egress.resume();
+      const phase = request.egressPhase;
+      const state =
+        phase === 'ended'
+          ? PlaybackState.ENDED
+          : phase === 'interrupted'
+            ? PlaybackState.INTERRUPTED
+            : snap.state === 'paused'
+              ? PlaybackState.PAUSED
+              : PlaybackState.PLAYING;
+      const playedMs = snap.reqId === reqId ? snap.playedMs : (request.egressPlayedMs ?? 0);
+      this.#sendPlaybackState(request.reqId, state, playedMs, '');
+      return;
+    }
     if (op === 'pause') {
       this.#clock.pause();
-      this.#egress?.pause(reqId);
     } else {
       this.#clock.resume();
-      this.#egress?.resume(reqId);
     }
     this.#clock.refresh();
     const phase = request.playback.phase;
@@ -526,6 +581,14 @@ export class DriveSession {
 
   #onPlayback(event: PlaybackEvent): void {
     const { entry } = event;
+    if (this.#egress) {
+      // RTC mode reports the egress's playout; only the clock's pause timeout acts here.
+      const request = this.#known.get(entry.reqId);
+      if (event.kind === 'interrupted' && event.reason === 'pause_timeout' && request) {
+        this.#cancelEgress(request, 'pause_timeout');
+      }
+      return;
+    }
     switch (event.kind) {
       case 'playing':
         this.#sendPlaybackState(entry.reqId, PlaybackState.PLAYING, 0, '');
@@ -542,7 +605,6 @@ export class DriveSession {
             this.#current = undefined;
             this.#engine?.reset();
           }
-          this.#egress?.interrupt(request.reqId);
         }
         this.#sendPlaybackState(entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
         return;

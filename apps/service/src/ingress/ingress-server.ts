@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
-import type { EgressRegistry } from '../egress/egress.js';
+import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine/engine-pool.js';
 import { errorBody } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
