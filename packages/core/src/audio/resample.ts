@@ -63,6 +63,11 @@ interface Kernel {
   half: number;
   phases: number;
   coeffs: Float64Array;
+  /**
+   * For whole-number decimation (L = 1) with a symmetric kernel: `folded[k]` is the coefficient of
+   * inputs centre ± k (k = 0..half), so each symmetric pair costs one multiply. Null otherwise.
+   */
+  folded: Float64Array | null;
 }
 
 function checkOptions(options: unknown): { attenuation: number; passband: number } {
@@ -128,7 +133,18 @@ function designKernel(from: number, to: number, attenuation: number, passband: n
     // Exact unity gain at DC for every phase (no ripple from phase-dependent gain).
     for (let t = 0; t < taps; t++) coeffs[q * taps + t]! /= sum;
   }
-  return { up, down, taps, half, phases, coeffs };
+  return { up, down, taps, half, phases, coeffs, folded: foldKernel(up, half, coeffs) };
+}
+
+/** The folded half of a symmetric single-phase kernel (see {@link Kernel.folded}), or null. */
+function foldKernel(up: number, half: number, coeffs: Float64Array): Float64Array | null {
+  if (up !== 1) return null;
+  // Tap half - 1 is the centre; tap 2·half - 1 (distance half) has no partner on the left.
+  const centre = half - 1;
+  const folded = new Float64Array(half + 1);
+  for (let k = 0; k <= half; k++) folded[k] = coeffs[centre + k]!;
+  for (let k = 1; k < half; k++) if (coeffs[centre - k] !== folded[k]) return null;
+  return folded;
 }
 
 const kernelCache = new Map<string, Kernel>();
@@ -242,7 +258,9 @@ export class Resampler {
   }
 
   #produce(final: boolean): Float32Array {
-    const { up, down, taps, half, phases, coeffs } = this.#k;
+    const { up, down, taps, half, phases, coeffs, folded } = this.#k;
+    const wholeStep = Math.floor(down / up);
+    const partStep = down % up;
     // Total outputs for the whole stream: those centred before the end of input.
     const total = final ? Math.ceil((this.#inputCount * up) / down) : Number.POSITIVE_INFINITY;
     const buf = this.#buf;
@@ -272,7 +290,20 @@ export class Resampler {
       let acc = 0;
       if (first >= 0 && first + taps <= available) {
         const offset = first - start;
-        for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
+        if (folded !== null) {
+          // Symmetric pairs around the centre share one multiply.
+          const c = offset + half - 1;
+          let a1 = folded[half]! * buf[c + half]!;
+          let k = 1;
+          for (; k + 1 < half; k += 2) {
+            acc += folded[k]! * (buf[c - k]! + buf[c + k]!);
+            a1 += folded[k + 1]! * (buf[c - k - 1]! + buf[c + k + 1]!);
+          }
+          for (; k < half; k++) acc += folded[k]! * (buf[c - k]! + buf[c + k]!);
+          acc += a1 + folded[0]! * buf[c]!;
+        } else {
+          for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
+        }
       } else {
         for (let t = 0; t < taps; t++) {
           const idx = first + t;
@@ -281,9 +312,13 @@ export class Resampler {
         }
       }
       out[produced++] = acc;
-      const advance = phase + down;
-      pos += Math.floor(advance / up);
-      phase = advance % up;
+      // Advance by M/L input samples without a division per output.
+      pos += wholeStep;
+      phase += partStep;
+      if (phase >= up) {
+        phase -= up;
+        pos++;
+      }
     }
     this.#pos = pos;
     this.#phase = phase;
