@@ -164,14 +164,22 @@ if (values.compare) {
     }
     const worst: Record<string, number> = {};
     for (const field of FIELDS) worst[field] = 0;
+    let over = 0;
     for (let o = 0; o < a.length; o += FRAME_VALUES) {
       let p = o;
+      let frameWorst = 0;
+      for (let j = 0; j < FRAME_VALUES; j++)
+        frameWorst = Math.max(frameWorst, Math.abs(a[o + j]! - b[o + j]!));
+      if (frameWorst > 1e-4) over++;
       for (const field of FIELDS) {
         for (let j = 0; j < FRAME_LAYOUT[field]; j++, p++) {
           worst[field] = Math.max(worst[field]!, Math.abs(a[p]! - b[p]!));
         }
       }
     }
-    console.log(`${rate}: ${FIELDS.map((f) => `${f} ${worst[f]!.toExponential(1)}`).join(', ')}`);
+    const frames = a.length / FRAME_VALUES;
+    console.log(
+      `${rate}: ${FIELDS.map((f) => `${f} ${worst[f]!.toExponential(1)}`).join(', ')}; frames off by > 1e-4: ${over} of ${frames}`,
+    );
   });
 }

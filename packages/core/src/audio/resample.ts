@@ -64,10 +64,17 @@ interface Kernel {
   phases: number;
   coeffs: Float64Array;
   /**
-   * For whole-number decimation (L = 1) with a symmetric kernel: `folded[k]` is the coefficient of
-   * inputs centre ± k (k = 0..half), so each symmetric pair costs one multiply. Null otherwise.
+   * Phase 0 (output on an input sample) as a symmetric kernel folded in half: `centred[k]` weighs
+   * inputs centre ± k (k = 0..half), so each pair costs one multiply. Null when not symmetric.
    */
-  folded: Float64Array | null;
+  centred: Float64Array | null;
+  /**
+   * The phase half-way between two inputs (when there is one), folded likewise: `midway[k]` weighs
+   * the inputs k before and k after that point (k = 0..half-1). Null otherwise.
+   */
+  midway: Float64Array | null;
+  /** Index of the midway phase, or -1. */
+  midPhase: number;
 }
 
 function checkOptions(options: unknown): { attenuation: number; passband: number } {
@@ -133,17 +140,37 @@ function designKernel(from: number, to: number, attenuation: number, passband: n
     // Exact unity gain at DC for every phase (no ripple from phase-dependent gain).
     for (let t = 0; t < taps; t++) coeffs[q * taps + t]! /= sum;
   }
-  return { up, down, taps, half, phases, coeffs, folded: foldKernel(up, half, coeffs) };
+  const midPhase = phases % 2 === 0 ? phases / 2 : -1;
+  return {
+    up,
+    down,
+    taps,
+    half,
+    phases,
+    coeffs,
+    centred: foldCentred(half, coeffs),
+    midway: midPhase < 0 ? null : foldMidway(half, coeffs.subarray(midPhase * taps, (midPhase + 1) * taps)),
+    midPhase: midPhase,
+  };
 }
 
-/** The folded half of a symmetric single-phase kernel (see {@link Kernel.folded}), or null. */
-function foldKernel(up: number, half: number, coeffs: Float64Array): Float64Array | null {
-  if (up !== 1) return null;
+/** Phase 0 folded (see {@link Kernel.centred}), or null if its taps are not exactly symmetric. */
+function foldCentred(half: number, coeffs: Float64Array): Float64Array | null {
   // Tap half - 1 is the centre; tap 2·half - 1 (distance half) has no partner on the left.
   const centre = half - 1;
   const folded = new Float64Array(half + 1);
   for (let k = 0; k <= half; k++) folded[k] = coeffs[centre + k]!;
   for (let k = 1; k < half; k++) if (coeffs[centre - k] !== folded[k]) return null;
+  return folded;
+}
+
+/** The midway phase folded (see {@link Kernel.midway}), or null if not exactly symmetric. */
+function foldMidway(half: number, row: Float64Array): Float64Array | null {
+  const folded = new Float64Array(half);
+  for (let k = 0; k < half; k++) {
+    folded[k] = row[half + k]!;
+    if (row[half - 1 - k] !== folded[k]) return null;
+  }
   return folded;
 }
 
@@ -258,7 +285,7 @@ export class Resampler {
   }
 
   #produce(final: boolean): Float32Array {
-    const { up, down, taps, half, phases, coeffs, folded } = this.#k;
+    const { up, down, taps, half, phases, coeffs, centred, midway, midPhase } = this.#k;
     const wholeStep = Math.floor(down / up);
     const partStep = down % up;
     // Total outputs for the whole stream: those centred before the end of input.
@@ -290,17 +317,29 @@ export class Resampler {
       let acc = 0;
       if (first >= 0 && first + taps <= available) {
         const offset = first - start;
-        if (folded !== null) {
+        if (q === 0 && centred !== null) {
           // Symmetric pairs around the centre share one multiply.
           const c = offset + half - 1;
-          let a1 = folded[half]! * buf[c + half]!;
+          let a1 = centred[half]! * buf[c + half]!;
           let k = 1;
           for (; k + 1 < half; k += 2) {
-            acc += folded[k]! * (buf[c - k]! + buf[c + k]!);
-            a1 += folded[k + 1]! * (buf[c - k - 1]! + buf[c + k + 1]!);
+            acc += centred[k]! * (buf[c - k]! + buf[c + k]!);
+            a1 += centred[k + 1]! * (buf[c - k - 1]! + buf[c + k + 1]!);
           }
-          for (; k < half; k++) acc += folded[k]! * (buf[c - k]! + buf[c + k]!);
-          acc += a1 + folded[0]! * buf[c]!;
+          for (; k < half; k++) acc += centred[k]! * (buf[c - k]! + buf[c + k]!);
+          acc += a1 + centred[0]! * buf[c]!;
+        } else if (q === midPhase && midway !== null) {
+          // Pairs either side of the half-way point share one multiply.
+          const lo = offset + half - 1;
+          const hi = offset + half;
+          let a1 = 0;
+          let k = 0;
+          for (; k + 1 < half; k += 2) {
+            acc += midway[k]! * (buf[lo - k]! + buf[hi + k]!);
+            a1 += midway[k + 1]! * (buf[lo - k - 1]! + buf[hi + k + 1]!);
+          }
+          for (; k < half; k++) acc += midway[k]! * (buf[lo - k]! + buf[hi + k]!);
+          acc += a1;
         } else {
           for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
         }
