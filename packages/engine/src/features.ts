@@ -175,22 +175,26 @@ export class FeatureExtractor {
     let pos = this.writePos;
     let since = this.sinceHop;
     let last = this.lastSample;
+    let crossings = this.crossings;
     for (let i = from; i < to; i++) {
       const x = samples[i]!;
-      if (x >= 0 !== last >= 0) this.crossings++;
+      if (x >= 0 !== last >= 0) crossings++;
       last = x;
       ring[pos] = x;
       ring[pos + WINDOW] = x;
       pos = pos + 1 === WINDOW ? 0 : pos + 1;
       if (++since === HOP) {
         this.writePos = pos;
+        this.crossings = crossings;
         this.computeHop();
+        crossings = 0;
         since = 0;
       }
     }
     this.writePos = pos;
     this.sinceHop = since;
     this.lastSample = last;
+    this.crossings = crossings;
   }
 
   private computeHop(): void {

@@ -157,43 +157,28 @@ export class MlpRunner {
   /** Softmax output after {@link run}. */
   readonly output: Float32Array;
   private readonly activations: Float32Array[];
+  /**
+   * The weights widened to float64 once: every read of a Float32Array converts to double anyway,
+   * so the products are bit-identical and the hot loop saves a conversion per weight.
+   */
+  private readonly weights: Float64Array[];
+  private readonly biases: Float64Array[];
 
-  constructor(private readonly model: ModelWeights) {
+  constructor(model: ModelWeights) {
     const sizes = model.header.layers;
     this.activations = sizes.map((n) => new Float32Array(n));
     this.input = this.activations[0]!;
     this.output = this.activations[sizes.length - 1]!;
+    this.weights = model.weights.map((w) => Float64Array.from(w));
+    this.biases = model.biases.map((b) => Float64Array.from(b));
   }
 
   run(): Float32Array {
-    const { weights, biases } = this.model;
+    const weights = this.weights;
+    const biases = this.biases;
     const acts = this.activations;
     const last = weights.length - 1;
-    for (let l = 0; l <= last; l++) {
-      const x = acts[l]!;
-      const y = acts[l + 1]!;
-      const w = weights[l]!;
-      const b = biases[l]!;
-      const fanIn = x.length;
-      for (let o = 0, row = 0; o < y.length; o++, row += fanIn) {
-        let s0 = b[o]!;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        let i = 0;
-        // Four accumulators break the add dependency chain (the loop is latency-bound otherwise).
-        for (; i + 3 < fanIn; i += 4) {
-          const r = row + i;
-          s0 += w[r]! * x[i]!;
-          s1 += w[r + 1]! * x[i + 1]!;
-          s2 += w[r + 2]! * x[i + 2]!;
-          s3 += w[r + 3]! * x[i + 3]!;
-        }
-        for (; i < fanIn; i++) s0 += w[row + i]! * x[i]!;
-        const s = s0 + s1 + s2 + s3;
-        y[o] = l < last && s < 0 ? 0 : s;
-      }
-    }
+    for (let l = 0; l <= last; l++) layer(acts[l]!, acts[l + 1]!, weights[l]!, biases[l]!, l < last);
     const out = acts[last + 1]!;
     let max = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < out.length; i++) if (out[i]! > max) max = out[i]!;
@@ -205,5 +190,69 @@ export class MlpRunner {
     }
     for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
     return out;
+  }
+}
+
+/**
+ * y = W·x + b (ReLU when `relu`). Two rows per pass share each load of x; each row keeps four
+ * accumulators (the loop is latency-bound otherwise), summed in the same order for every row
+ * count, so the result does not depend on the pairing.
+ */
+function layer(x: Float32Array, y: Float32Array, w: Float64Array, b: Float64Array, relu: boolean): void {
+  const fanIn = x.length;
+  const fanOut = y.length;
+  const body = fanIn & ~3;
+  let o = 0;
+  for (; o + 1 < fanOut; o += 2) {
+    const r0 = o * fanIn;
+    const r1 = r0 + fanIn;
+    let p0 = b[o]!;
+    let p1 = 0;
+    let p2 = 0;
+    let p3 = 0;
+    let q0 = b[o + 1]!;
+    let q1 = 0;
+    let q2 = 0;
+    let q3 = 0;
+    let i = 0;
+    for (; i < body; i += 4) {
+      const x0 = x[i]!;
+      const x1 = x[i + 1]!;
+      const x2 = x[i + 2]!;
+      const x3 = x[i + 3]!;
+      p0 += w[r0 + i]! * x0;
+      p1 += w[r0 + i + 1]! * x1;
+      p2 += w[r0 + i + 2]! * x2;
+      p3 += w[r0 + i + 3]! * x3;
+      q0 += w[r1 + i]! * x0;
+      q1 += w[r1 + i + 1]! * x1;
+      q2 += w[r1 + i + 2]! * x2;
+      q3 += w[r1 + i + 3]! * x3;
+    }
+    for (; i < fanIn; i++) {
+      p0 += w[r0 + i]! * x[i]!;
+      q0 += w[r1 + i]! * x[i]!;
+    }
+    const s = p0 + p1 + p2 + p3;
+    const t = q0 + q1 + q2 + q3;
+    y[o] = relu && s < 0 ? 0 : s;
+    y[o + 1] = relu && t < 0 ? 0 : t;
+  }
+  for (; o < fanOut; o++) {
+    const r0 = o * fanIn;
+    let p0 = b[o]!;
+    let p1 = 0;
+    let p2 = 0;
+    let p3 = 0;
+    let i = 0;
+    for (; i < body; i += 4) {
+      p0 += w[r0 + i]! * x[i]!;
+      p1 += w[r0 + i + 1]! * x[i + 1]!;
+      p2 += w[r0 + i + 2]! * x[i + 2]!;
+      p3 += w[r0 + i + 3]! * x[i + 3]!;
+    }
+    for (; i < fanIn; i++) p0 += w[r0 + i]! * x[i]!;
+    const s = p0 + p1 + p2 + p3;
+    y[o] = relu && s < 0 ? 0 : s;
   }
 }

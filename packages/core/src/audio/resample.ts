@@ -63,6 +63,18 @@ interface Kernel {
   half: number;
   phases: number;
   coeffs: Float64Array;
+  /**
+   * Phase 0 (output on an input sample) as a symmetric kernel folded in half: `centred[k]` weighs
+   * inputs centre ± k (k = 0..half), so each pair costs one multiply. Null when not symmetric.
+   */
+  centred: Float64Array | null;
+  /**
+   * The phase half-way between two inputs (when there is one), folded likewise: `midway[k]` weighs
+   * the inputs k before and k after that point (k = 0..half-1). Null otherwise.
+   */
+  midway: Float64Array | null;
+  /** Index of the midway phase, or -1. */
+  midPhase: number;
 }
 
 function checkOptions(options: unknown): { attenuation: number; passband: number } {
@@ -128,7 +140,38 @@ function designKernel(from: number, to: number, attenuation: number, passband: n
     // Exact unity gain at DC for every phase (no ripple from phase-dependent gain).
     for (let t = 0; t < taps; t++) coeffs[q * taps + t]! /= sum;
   }
-  return { up, down, taps, half, phases, coeffs };
+  const midPhase = phases % 2 === 0 ? phases / 2 : -1;
+  return {
+    up,
+    down,
+    taps,
+    half,
+    phases,
+    coeffs,
+    centred: foldCentred(half, coeffs),
+    midway: midPhase < 0 ? null : foldMidway(half, coeffs.subarray(midPhase * taps, (midPhase + 1) * taps)),
+    midPhase: midPhase,
+  };
+}
+
+/** Phase 0 folded (see {@link Kernel.centred}), or null if its taps are not exactly symmetric. */
+function foldCentred(half: number, coeffs: Float64Array): Float64Array | null {
+  // Tap half - 1 is the centre; tap 2·half - 1 (distance half) has no partner on the left.
+  const centre = half - 1;
+  const folded = new Float64Array(half + 1);
+  for (let k = 0; k <= half; k++) folded[k] = coeffs[centre + k]!;
+  for (let k = 1; k < half; k++) if (coeffs[centre - k] !== folded[k]) return null;
+  return folded;
+}
+
+/** The midway phase folded (see {@link Kernel.midway}), or null if not exactly symmetric. */
+function foldMidway(half: number, row: Float64Array): Float64Array | null {
+  const folded = new Float64Array(half);
+  for (let k = 0; k < half; k++) {
+    folded[k] = row[half + k]!;
+    if (row[half - 1 - k] !== folded[k]) return null;
+  }
+  return folded;
 }
 
 const kernelCache = new Map<string, Kernel>();
@@ -242,7 +285,9 @@ export class Resampler {
   }
 
   #produce(final: boolean): Float32Array {
-    const { up, down, taps, half, phases, coeffs } = this.#k;
+    const { up, down, taps, half, phases, coeffs, centred, midway, midPhase } = this.#k;
+    const wholeStep = Math.floor(down / up);
+    const partStep = down % up;
     // Total outputs for the whole stream: those centred before the end of input.
     const total = final ? Math.ceil((this.#inputCount * up) / down) : Number.POSITIVE_INFINITY;
     const buf = this.#buf;
@@ -272,7 +317,32 @@ export class Resampler {
       let acc = 0;
       if (first >= 0 && first + taps <= available) {
         const offset = first - start;
-        for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
+        if (q === 0 && centred !== null) {
+          // Symmetric pairs around the centre share one multiply.
+          const c = offset + half - 1;
+          let a1 = centred[half]! * buf[c + half]!;
+          let k = 1;
+          for (; k + 1 < half; k += 2) {
+            acc += centred[k]! * (buf[c - k]! + buf[c + k]!);
+            a1 += centred[k + 1]! * (buf[c - k - 1]! + buf[c + k + 1]!);
+          }
+          for (; k < half; k++) acc += centred[k]! * (buf[c - k]! + buf[c + k]!);
+          acc += a1 + centred[0]! * buf[c]!;
+        } else if (q === midPhase && midway !== null) {
+          // Pairs either side of the half-way point share one multiply.
+          const lo = offset + half - 1;
+          const hi = offset + half;
+          let a1 = 0;
+          let k = 0;
+          for (; k + 1 < half; k += 2) {
+            acc += midway[k]! * (buf[lo - k]! + buf[hi + k]!);
+            a1 += midway[k + 1]! * (buf[lo - k - 1]! + buf[hi + k + 1]!);
+          }
+          for (; k < half; k++) acc += midway[k]! * (buf[lo - k]! + buf[hi + k]!);
+          acc += a1;
+        } else {
+          for (let t = 0; t < taps; t++) acc += buf[offset + t]! * coeffs[base + t]!;
+        }
       } else {
         for (let t = 0; t < taps; t++) {
           const idx = first + t;
@@ -281,9 +351,13 @@ export class Resampler {
         }
       }
       out[produced++] = acc;
-      const advance = phase + down;
-      pos += Math.floor(advance / up);
-      phase = advance % up;
+      // Advance by M/L input samples without a division per output.
+      pos += wholeStep;
+      phase += partStep;
+      if (phase >= up) {
+        phase -= up;
+        pos++;
+      }
     }
     this.#pos = pos;
     this.#phase = phase;

@@ -1,0 +1,185 @@
+/**
+ * Engine speed per input rate: the driver fed a fixed stretch of dev speech (resampled to each
+ * supported rate) in 20 ms chunks, best-of-N single-thread CPU time, with the energy baseline timed
+ * in the same run as a peer (the machine is shared and noisy: compare the two columns, not runs).
+ *
+ *   pnpm --filter @avatar-drive/engine bench:speed [--seconds 20] [--repeats 7]
+ *   pnpm --filter @avatar-drive/engine bench:speed --dump frames.bin   # driver output, for equivalence checks
+ *   pnpm --filter @avatar-drive/engine bench:speed --compare frames.bin
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type DriveFrame, FRAME_LAYOUT, resample, SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
+import { createDriver } from '../src/index.js';
+import { listUtterances, loadUtterance } from './devset.js';
+import { createEnergyEngine } from './engines/energy.js';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    repeats: { type: 'string', default: '7' },
+    dump: { type: 'string' },
+    compare: { type: 'string' },
+  },
+});
+
+const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(import.meta.dirname, '..', '.data');
+const devDir = join(dataRoot, 'dev');
+const wantSeconds = Number(values.seconds);
+const repeats = Number(values.repeats);
+
+/** About `wantSeconds` of 16 kHz dev speech, utterances concatenated in id order. */
+function speech16k(): Int16Array {
+  const parts: Int16Array[] = [];
+  let total = 0;
+  for (const id of listUtterances(devDir)) {
+    const u = loadUtterance(devDir, id);
+    const pcm = u.sampleRate === 16000 ? u.pcm : resample(u.pcm, u.sampleRate, 16000);
+    parts.push(pcm);
+    total += pcm.length;
+    if (total >= wantSeconds * 16000) break;
+  }
+  const all = new Int16Array(total);
+  let o = 0;
+  for (const p of parts) {
+    all.set(p, o);
+    o += p.length;
+  }
+  return all;
+}
+
+function chunked(pcm: Int16Array, rate: number): Int16Array[] {
+  const step = rate / 50;
+  const chunks: Int16Array[] = [];
+  for (let i = 0; i < pcm.length; i += step) chunks.push(pcm.subarray(i, Math.min(pcm.length, i + step)));
+  return chunks;
+}
+
+function cpuSeconds(run: () => void): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < repeats; r++) {
+    const t0 = process.cpuUsage();
+    run();
+    const dt = process.cpuUsage(t0);
+    best = Math.min(best, (dt.user + dt.system) / 1e6);
+  }
+  return best;
+}
+
+function runDriver(rate: number, chunks: Int16Array[]): DriveFrame[] {
+  const driver = createDriver({ sampleRate: rate });
+  const frames: DriveFrame[] = [];
+  for (const c of chunks) for (const f of driver.push(c)) frames.push(f);
+  for (const f of driver.end()) frames.push(f);
+  return frames;
+}
+
+const FIELDS = Object.keys(FRAME_LAYOUT) as (keyof typeof FRAME_LAYOUT)[];
+const FRAME_VALUES = FIELDS.reduce((n, f) => n + FRAME_LAYOUT[f], 0);
+
+function flatten(frames: DriveFrame[]): Float32Array {
+  const out = new Float32Array(frames.length * FRAME_VALUES);
+  let o = 0;
+  for (const f of frames) {
+    for (const field of FIELDS) {
+      out.set(f[field], o);
+      o += FRAME_LAYOUT[field];
+    }
+  }
+  return out;
+}
+
+// The inputs are stored next to a dump and reused by --compare, so a change to the resampler that
+// prepares them cannot masquerade as a change in the engine's output.
+const inputsFile = values.compare ? `${values.compare}.inputs` : values.dump ? `${values.dump}.inputs` : null;
+const storedInputs =
+  values.compare && inputsFile ? unpack(readFileSync(inputsFile)).map((a) => Int16Array.from(a)) : null;
+const base = storedInputs ? storedInputs[SUPPORTED_SAMPLE_RATES.indexOf(16000)]! : speech16k();
+const seconds = base.length / 16000;
+const energy = createEnergyEngine();
+const dumps: Float32Array[] = [];
+const inputs: Float32Array[] = [];
+console.log(`${seconds.toFixed(1)} s of dev speech, 20 ms chunks, best of ${repeats} (CPU time, one thread)`);
+console.log('rate     engine ×RT   energy baseline ×RT   engine ms CPU per audio s');
+for (const rate of SUPPORTED_SAMPLE_RATES) {
+  const pcm =
+    storedInputs?.[SUPPORTED_SAMPLE_RATES.indexOf(rate)] ??
+    (rate === 16000 ? base : resample(base, 16000, rate));
+  inputs.push(Float32Array.from(pcm));
+  const chunks = chunked(pcm, rate);
+  runDriver(rate, chunks); // warm-up
+  const engineCpu = cpuSeconds(() => runDriver(rate, chunks));
+  const stream = await energy.open(rate);
+  const energyCpu = cpuSeconds(() => {
+    for (const c of chunks) stream.push(c);
+    stream.end();
+  });
+  dumps.push(flatten(runDriver(rate, chunks)));
+  console.log(
+    `${String(rate).padEnd(8)} ${`${Math.round(seconds / engineCpu)}×`.padStart(9)} ${`${Math.round(seconds / energyCpu)}×`.padStart(21)} ${((engineCpu / seconds) * 1000).toFixed(3).padStart(27)}`,
+  );
+}
+
+function pack(arrays: Float32Array[]): Uint8Array {
+  const header = new Uint32Array([arrays.length, ...arrays.map((a) => a.length)]);
+  const total = header.byteLength + arrays.reduce((n, a) => n + a.byteLength, 0);
+  const out = new Uint8Array(total);
+  out.set(new Uint8Array(header.buffer), 0);
+  let o = header.byteLength;
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
+    o += a.byteLength;
+  }
+  return out;
+}
+
+function unpack(bytes: Uint8Array): Float32Array[] {
+  const copy = bytes.slice();
+  const n = new Uint32Array(copy.buffer, 0, 1)[0]!;
+  const lengths = new Uint32Array(copy.buffer, 4, n);
+  const out: Float32Array[] = [];
+  let o = 4 * (n + 1);
+  for (const len of lengths) {
+    out.push(new Float32Array(copy.buffer, o, len));
+    o += 4 * len;
+  }
+  return out;
+}
+
+if (values.dump) {
+  writeFileSync(values.dump, pack(dumps));
+  writeFileSync(`${values.dump}.inputs`, pack(inputs));
+  console.log(`driver frames written to ${values.dump}`);
+}
+if (values.compare) {
+  const ref = unpack(readFileSync(values.compare));
+  console.log('max |Δ| per field vs reference:');
+  SUPPORTED_SAMPLE_RATES.forEach((rate, i) => {
+    const a = ref[i]!;
+    const b = dumps[i]!;
+    if (a.length !== b.length) {
+      console.log(`${rate}: frame count differs (${a.length / FRAME_VALUES} vs ${b.length / FRAME_VALUES})`);
+      return;
+    }
+    const worst: Record<string, number> = {};
+    for (const field of FIELDS) worst[field] = 0;
+    let over = 0;
+    for (let o = 0; o < a.length; o += FRAME_VALUES) {
+      let p = o;
+      let frameWorst = 0;
+      for (let j = 0; j < FRAME_VALUES; j++)
+        frameWorst = Math.max(frameWorst, Math.abs(a[o + j]! - b[o + j]!));
+      if (frameWorst > 1e-4) over++;
+      for (const field of FIELDS) {
+        for (let j = 0; j < FRAME_LAYOUT[field]; j++, p++) {
+          worst[field] = Math.max(worst[field]!, Math.abs(a[p]! - b[p]!));
+        }
+      }
+    }
+    const frames = a.length / FRAME_VALUES;
+    console.log(
+      `${rate}: ${FIELDS.map((f) => `${f} ${worst[f]!.toExponential(1)}`).join(', ')}; frames off by > 1e-4: ${over} of ${frames}`,
+    );
+  });
+}
