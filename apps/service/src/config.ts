@@ -1,0 +1,188 @@
+/**
+ * Reads the service configuration from flags and environment variables (flags win). Without any
+ * configured app, the embedded default applies: dev credentials from a git-ignored local file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AppConfig } from './credentials/app-registry.js';
+import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import type { ServiceLimits } from './limits.js';
+import { isRegionId, REGIONS } from './regions.js';
+import type { ServiceOptions } from './service.js';
+import { decodeSigningKey } from './tokens.js';
+
+/** The config file (`--config`, AVATAR_DRIVE_CONFIG): apps, signing key, limits. */
+export interface ConfigFile {
+  signingKey?: string;
+  apps?: AppConfig[];
+  limits?: Partial<ServiceLimits>;
+}
+
+export interface ResolvedConfig {
+  options: ServiceOptions;
+  /** Set in the embedded default: the dev credentials to print. */
+  dev?: { credentials: DevCredentials; created: boolean; path: string };
+  logLevel: string;
+  /** Service processes sharing the port (1 = this process only). */
+  processes: number;
+}
+
+const FLAGS = {
+  region: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'public-url': { type: 'string' },
+  config: { type: 'string' },
+  'redis-url': { type: 'string' },
+  'avatars-dir': { type: 'string' },
+  'engine-workers': { type: 'string' },
+  'engine-module': { type: 'string' },
+  'dev-credentials': { type: 'string' },
+  'log-level': { type: 'string' },
+  processes: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+export const USAGE = `avatar-drive-service [options]
+
+  --region ap-northeast|us-west   AVATAR_DRIVE_REGION (default ap-northeast)
+  --port N                        AVATAR_DRIVE_PORT / PORT (default 8710 ap-northeast, 8720 us-west)
+  --host ADDR                     AVATAR_DRIVE_HOST (default 127.0.0.1)
+  --public-url URL                AVATAR_DRIVE_PUBLIC_URL (origin used in asset URLs)
+  --config FILE                   AVATAR_DRIVE_CONFIG: JSON {signingKey, apps, limits}
+                                  AVATAR_DRIVE_APPS: JSON array of apps
+                                  AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
+  --redis-url URL                 REDIS_URL (shared store; in-memory when unset)
+  --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default packages/avatars/dist)
+  --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
+  --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
+  --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
+  --log-level LEVEL               LOG_LEVEL (default info)
+  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
+
+  avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)`;
+
+/** The repository root (where pnpm-workspace.yaml is), or `start` when there is none. */
+export function findRepoRoot(start = process.cwd()): string {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(start);
+    dir = parent;
+  }
+}
+
+function int(name: string, text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer; got "${text}".`);
+  return value;
+}
+
+export async function resolveConfig(
+  argv: string[],
+  rawEnv: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedConfig | { help: true }> {
+  const { values } = parseArgs({ args: argv, options: FLAGS, allowPositionals: false });
+  // An empty variable counts as unset.
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== undefined && v !== ''));
+  if (values.help) return { help: true };
+  const root = findRepoRoot();
+
+  const region = values.region ?? env.AVATAR_DRIVE_REGION ?? 'ap-northeast';
+  if (!isRegionId(region)) {
+    throw new Error(`Unknown region "${region}". Use one of: ${Object.keys(REGIONS).join(', ')}.`);
+  }
+  const port = int('--port', values.port ?? env.AVATAR_DRIVE_PORT ?? env.PORT) ?? REGIONS[region].defaultPort;
+
+  const configPath = values.config ?? env.AVATAR_DRIVE_CONFIG;
+  let file: ConfigFile = {};
+  if (configPath) {
+    try {
+      file = JSON.parse(readFileSync(configPath, 'utf8')) as ConfigFile;
+    } catch (error) {
+      throw new Error(`Cannot read config file ${configPath}: ${(error as Error).message}`);
+    }
+  }
+  let apps: AppConfig[] = file.apps ?? [];
+  if (env.AVATAR_DRIVE_APPS) {
+    try {
+      apps = [...apps, ...(JSON.parse(env.AVATAR_DRIVE_APPS) as AppConfig[])];
+    } catch (error) {
+      throw new Error(`AVATAR_DRIVE_APPS is not a JSON array of apps: ${(error as Error).message}`);
+    }
+  }
+  const signingKeyText = env.AVATAR_DRIVE_SIGNING_KEY ?? file.signingKey;
+
+  const limits: Partial<ServiceLimits> = { ...file.limits };
+  const setLimit = (key: keyof ServiceLimits, envName: string, scale = 1) => {
+    const value = int(envName, env[envName]);
+    if (value !== undefined) limits[key] = value * scale;
+  };
+  setLimit('maxConcurrentSessionsPerApp', 'AVATAR_DRIVE_MAX_SESSIONS_PER_APP');
+  setLimit('maxSessionMs', 'AVATAR_DRIVE_MAX_SESSION_SECONDS', 1000);
+  setLimit('idleTimeoutMs', 'AVATAR_DRIVE_IDLE_TIMEOUT_SECONDS', 1000);
+  setLimit('maxMessageBytes', 'AVATAR_DRIVE_MAX_MESSAGE_BYTES');
+  setLimit('maxOutputBufferBytes', 'AVATAR_DRIVE_MAX_OUTPUT_BUFFER_BYTES');
+  setLimit('pauseTimeoutMs', 'AVATAR_DRIVE_PAUSE_TIMEOUT_SECONDS', 1000);
+  setLimit('tokenRateLimit', 'AVATAR_DRIVE_TOKEN_RATE_LIMIT');
+
+  let dev: ResolvedConfig['dev'];
+  let signingKey: Uint8Array;
+  if (apps.length === 0) {
+    const path = resolve(
+      values['dev-credentials'] ??
+        env.AVATAR_DRIVE_DEV_CREDENTIALS ??
+        join(root, '.avatar-drive/dev-credentials.json'),
+    );
+    const loaded = await loadOrCreateDevCredentials(path);
+    apps = [loaded.app];
+    signingKey = decodeSigningKey(signingKeyText ?? loaded.credentials.signingKey);
+    dev = { credentials: loaded.credentials, created: loaded.created, path };
+  } else {
+    if (!signingKeyText) {
+      throw new Error(
+        'Apps are configured but no signing key: set AVATAR_DRIVE_SIGNING_KEY (the same on every node and region).',
+      );
+    }
+    signingKey = decodeSigningKey(signingKeyText);
+  }
+
+  const defaultAvatars = join(root, 'packages/avatars/dist');
+  const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
+  const redisUrl = values['redis-url'] ?? env.REDIS_URL;
+  const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
+  const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
+  const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
+
+  const options: ServiceOptions = {
+    region,
+    host: values.host ?? env.AVATAR_DRIVE_HOST ?? '127.0.0.1',
+    port,
+    apps,
+    signingKey,
+    avatarsDir,
+    limits,
+    engine: {
+      ...(workers !== undefined && { workers }),
+      ...(driverModule && { driverModule }),
+    },
+    ...(redisUrl && { redisUrl }),
+    ...(publicUrl && { publicUrl }),
+  };
+  const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
+  if (processes > 1 && !redisUrl) {
+    throw new Error(
+      `--processes ${processes} needs REDIS_URL: the processes must share the token ledger and session counts.`,
+    );
+  }
+  return {
+    options,
+    ...(dev && { dev }),
+    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+    processes: Math.max(1, processes),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * Avatar manifests and assets. Asset URLs carry the content hash, so they are served with a strong
+ * ETag and `immutable` caching. Readable with an API key, a session token (checked, not consumed)
+ * or an app id.
+ */
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Avatar, AvatarCatalog } from '../avatars/avatar-catalog.js';
+import type { AppRegistry } from '../credentials/app-registry.js';
+import { httpError } from '../errors.js';
+import type { SessionTokens } from '../tokens.js';
+
+export interface AvatarRouteDeps {
+  avatars: AvatarCatalog;
+  apps: AppRegistry;
+  tokens: SessionTokens;
+  /** Origin used in asset URLs; the request's own origin when unset. */
+  publicUrl?: string;
+}
+
+const authQuery = {
+  type: 'object',
+  properties: {
+    appId: { type: 'string', description: 'App id (alternative to the X-App-ID header).' },
+    sessionKey: { type: 'string', description: 'Session token (alternative to X-Session-Key).' },
+  },
+} as const;
+
+const assetSchema = {
+  type: 'object',
+  required: ['kind', 'name', 'url', 'contentType', 'sha256', 'size'],
+  properties: {
+    kind: { type: 'string' },
+    name: { type: 'string' },
+    url: { type: 'string' },
+    contentType: { type: 'string' },
+    sha256: { type: 'string' },
+    size: { type: 'integer' },
+  },
+} as const;
+
+const manifestSchema = {
+  $id: 'AvatarManifest',
+  type: 'object',
+  required: ['id', 'name', 'rig', 'morphTargets', 'assets'],
+  additionalProperties: true,
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    rig: { type: 'string' },
+    morphTargets: {
+      type: 'object',
+      properties: { arkit: { type: 'integer' }, visemes: { type: 'integer' } },
+    },
+    assets: { type: 'array', items: assetSchema },
+  },
+} as const;
+
+export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps): Promise<void> {
+  app.addSchema(manifestSchema);
+
+  const authenticate = async (request: FastifyRequest): Promise<string> => {
+    const query = request.query as { appId?: string; sessionKey?: string };
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey) {
+      const found = deps.apps.byApiKey(apiKey);
+      if (!found) throw httpError(401, 'appIDUnrecognized', 'The API key is not recognized.');
+      return found.appId;
+    }
+    const sessionKey = headerValue(request, 'x-session-key') ?? query.sessionKey;
+    if (sessionKey) {
+      try {
+        return (await deps.tokens.verify(sessionKey)).appId;
+      } catch (error) {
+        const e = error as import('@avatar-drive/core').AvatarError;
+        throw httpError(401, e.code, e.message);
+      }
+    }
+    const appId = headerValue(request, 'x-app-id') ?? query.appId;
+    if (appId) {
+      if (!deps.apps.byId(appId)) {
+        throw httpError(401, 'appIDUnrecognized', `App id "${appId}" is not recognized. Check your app id.`);
+      }
+      return appId;
+    }
+    throw httpError(
+      401,
+      'appIDUnrecognized',
+      'Identify your app: X-App-ID (or ?appId=), a session token (X-Session-Key or ?sessionKey=), or X-Api-Key from a server.',
+    );
+  };
+
+  const origin = (request: FastifyRequest) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const manifest = (avatar: Avatar, base: string) => ({
+    ...avatar.extra,
+    id: avatar.id,
+    name: avatar.name,
+    rig: avatar.rig,
+    morphTargets: avatar.morphTargets,
+    assets: [
+      {
+        kind: 'model',
+        name: avatar.model.name,
+        url: `${base}/v1/console/avatars/${encodeURIComponent(avatar.id)}/assets/${avatar.model.sha256}/${avatar.model.name}`,
+        contentType: avatar.model.contentType,
+        sha256: avatar.model.sha256,
+        size: avatar.model.size,
+      },
+    ],
+  });
+
+  app.get(
+    '/v1/console/avatars',
+    {
+      schema: {
+        summary: 'List the avatars this service serves',
+        tags: ['avatars'],
+        querystring: authQuery,
+        response: {
+          200: {
+            type: 'object',
+            required: ['avatars'],
+            properties: { avatars: { type: 'array', items: { $ref: 'AvatarManifest#' } } },
+          },
+          '4xx': { $ref: 'ErrorBody#' },
+        },
+      },
+    },
+    async (request) => {
+      await authenticate(request);
+      const base = origin(request);
+      return { avatars: deps.avatars.list().map((a) => manifest(a, base)) };
+    },
+  );
+
+  app.get(
+    '/v1/console/avatars/:id',
+    {
+      schema: {
+        summary: "One avatar's manifest",
+        tags: ['avatars'],
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        querystring: authQuery,
+        response: { 200: { $ref: 'AvatarManifest#' }, '4xx': { $ref: 'ErrorBody#' } },
+      },
+    },
+    async (request) => {
+      await authenticate(request);
+      const { id } = request.params as { id: string };
+      const avatar = deps.avatars.get(id);
+      if (!avatar)
+        throw httpError(
+          404,
+          'avatarNotFound',
+          `Avatar "${id}" does not exist here. GET /v1/console/avatars lists them.`,
+        );
+      return manifest(avatar, origin(request));
+    },
+  );
+
+  app.get(
+    '/v1/console/avatars/:id/assets/:sha256/:name',
+    {
+      schema: {
+        summary: 'Download an avatar asset (immutable, content-addressed)',
+        tags: ['avatars'],
+        params: {
+          type: 'object',
+          required: ['id', 'sha256', 'name'],
+          properties: { id: { type: 'string' }, sha256: { type: 'string' }, name: { type: 'string' } },
+        },
+        querystring: authQuery,
+        response: {
+          200: { description: 'The asset bytes.', type: 'string', format: 'binary' },
+          304: { description: 'Not modified.', type: 'null' },
+          '4xx': { $ref: 'ErrorBody#' },
+        },
+      },
+    },
+    async (request, reply) => {
+      await authenticate(request);
+      const { id, sha256, name } = request.params as { id: string; sha256: string; name: string };
+      const avatar = deps.avatars.get(id);
+      const asset = avatar?.model;
+      if (!asset || asset.name !== name || asset.sha256 !== sha256) {
+        throw httpError(
+          404,
+          'avatarNotFound',
+          `No asset ${name} with hash ${sha256} for avatar "${id}". Re-read the avatar manifest for current URLs.`,
+        );
+      }
+      const etag = `"sha256-${asset.sha256}"`;
+      reply.header('etag', etag);
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      const inm = request.headers['if-none-match'];
+      if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+        return reply.code(304).send();
+      }
+      reply.header('content-type', asset.contentType);
+      reply.header('content-length', String(asset.size));
+      return reply.send(createReadStream(asset.path));
+    },
+  );
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value ? value : undefined;
+}

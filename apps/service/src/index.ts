@@ -1,0 +1,32 @@
+/**
+ * @avatar-drive/service — the driving service, as a library for tests, benches and embedding.
+ * Run it with `node dist/main.js` (see README.md).
+ * @packageDocumentation
+ */
+export {
+  type Avatar,
+  type AvatarAsset,
+  AvatarCatalog,
+  type AvatarProblem,
+} from './avatars/avatar-catalog.js';
+export { InvalidAvatarError, inspectGlb } from './avatars/gltf-inspect.js';
+export { resolveConfig } from './config.js';
+export { generateApiKey, generateAppId, hashApiKey } from './credentials/api-keys.js';
+export { type AppConfig, AppRegistry } from './credentials/app-registry.js';
+export { loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+export type { EgressContext, EgressKind, EgressProvider, EgressSink, EgressTarget } from './egress/egress.js';
+export { EgressRegistry } from './egress/egress.js';
+export type {
+  DriveDriver,
+  DriverFactory,
+  DriverOptions,
+  EngineChannel,
+  EnginePool,
+} from './engine/engine-pool.js';
+export { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
+export { REGIONS, type RegionId } from './regions.js';
+export { type EngineOptions, type RunningService, type ServiceOptions, startService } from './service.js';
+export { MemoryStore } from './store/memory-store.js';
+export { RedisStore } from './store/redis-store.js';
+export { type RateLimitResult, type SharedStore, StoreUnavailableError } from './store/shared-store.js';
+export { SessionTokens } from './tokens.js';

@@ -1,0 +1,79 @@
+/**
+ * The hot input path: reads `Message{type: CLIENT_AUDIO_INPUT, client_audio_input}` frames without
+ * the reflection-based decoder (most frames of a session are audio chunks). Anything else, or any
+ * frame it does not recognise field for field, returns undefined and goes through core's
+ * `decodeMessage`, which owns validation and error reporting.
+ */
+
+/** A ClientAudioInput read from the wire; `audio` is a view into the frame. */
+export interface FastAudioInput {
+  reqId: string;
+  end: boolean;
+  audio: Uint8Array;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function readVarint(b: Uint8Array, p: number): [value: number, next: number] | undefined {
+  let value = 0;
+  let shift = 0;
+  while (p < b.length && shift < 35) {
+    const byte = b[p++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [value, p];
+    shift += 7;
+  }
+  return undefined;
+}
+
+export function readAudioInput(frame: Uint8Array): FastAudioInput | undefined {
+  // Message: type (1, varint) = 3 and client_audio_input (4, bytes), in either order, nothing else.
+  let p = 0;
+  let type = -1;
+  let body: Uint8Array | undefined;
+  while (p < frame.length) {
+    const key = frame[p++]!;
+    if (key === 0x08) {
+      const v = readVarint(frame, p);
+      if (!v) return undefined;
+      [type, p] = v;
+    } else if (key === 0x22) {
+      const v = readVarint(frame, p);
+      if (!v || v[1] + v[0] > frame.length) return undefined;
+      body = frame.subarray(v[1], v[1] + v[0]);
+      p = v[1] + v[0];
+    } else {
+      return undefined;
+    }
+  }
+  if (type !== 3 || !body) return undefined;
+  let reqId = '';
+  let end = false;
+  let audio: Uint8Array = new Uint8Array(0);
+  p = 0;
+  while (p < body.length) {
+    const key = body[p++]!;
+    if (key === 0x10) {
+      const v = readVarint(body, p);
+      if (!v) return undefined;
+      end = v[0] !== 0;
+      p = v[1];
+    } else if (key === 0x0a || key === 0x1a) {
+      const v = readVarint(body, p);
+      if (!v || v[1] + v[0] > body.length) return undefined;
+      const bytes = body.subarray(v[1], v[1] + v[0]);
+      p = v[1] + v[0];
+      if (key === 0x1a) audio = bytes;
+      else {
+        try {
+          reqId = decoder.decode(bytes);
+        } catch {
+          return undefined;
+        }
+      }
+    } else {
+      return undefined;
+    }
+  }
+  return { reqId, end, audio };
+}

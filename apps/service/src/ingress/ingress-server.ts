@@ -1,0 +1,241 @@
+/**
+ * The ingress WebSocket endpoint on the service's HTTP server (`noServer` upgrade): authenticates
+ * the upgrade, consumes the single-use token, takes a concurrency slot, then hands the socket to a
+ * {@link DriveSession}.
+ *
+ * Before the upgrade: 404 unknown path or avatar, 400 bad request or app mismatch, 401 missing,
+ * invalid, expired or already-used token — each with a JSON error body.
+ * After the upgrade (so browser clients, which cannot read an upgrade's HTTP status, see a code):
+ * ServerError + close 4003 when the app is at its concurrency limit, 4503 when the shared store
+ * cannot be reached.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { type AvatarError, type AvatarErrorCode, wire } from '@avatar-drive/core';
+import { create, toBinary } from '@bufbuild/protobuf';
+import type { Logger } from 'pino';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
+import type { AppRegistry } from '../credentials/app-registry.js';
+import type { EgressRegistry } from '../egress/egress.js';
+import type { EnginePool } from '../engine/engine-pool.js';
+import { errorBody } from '../errors.js';
+import type { ServiceLimits } from '../limits.js';
+import type { ServiceMetrics } from '../metrics.js';
+import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
+import type { SessionTokens } from '../tokens.js';
+import { DriveSession } from './drive-session.js';
+
+export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
+
+export interface IngressDeps {
+  apps: AppRegistry;
+  avatars: AvatarCatalog;
+  tokens: SessionTokens;
+  store: SharedStore;
+  engine: EnginePool;
+  egress: EgressRegistry;
+  metrics: ServiceMetrics;
+  limits: ServiceLimits;
+  logger: Logger;
+}
+
+export class IngressServer {
+  readonly #deps: IngressDeps;
+  readonly #wss: WebSocketServer;
+  readonly sessions = new Set<DriveSession>();
+  readonly #pingTimer: NodeJS.Timeout;
+
+  constructor(deps: IngressDeps) {
+    this.#deps = deps;
+    // ws enforces a hard cap well above the limit; the session itself reports messages over the
+    // limit with a ServerError before closing 1009.
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      maxPayload: deps.limits.maxMessageBytes * 2 + 1024,
+    });
+    this.#pingTimer = setInterval(() => {
+      for (const session of this.sessions) session.heartbeat();
+    }, deps.limits.pingIntervalMs);
+    this.#pingTimer.unref();
+  }
+
+  /** Routes `upgrade` events of `server` to the ingress. */
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      socket.on('error', () => undefined);
+      this.#handleUpgrade(req, socket, head).catch((error: unknown) => {
+        this.#deps.logger.error({ err: error }, 'upgrade failed');
+        reject(socket, 500, 'serverError', 'The server failed to accept the connection. Retry.');
+      });
+    });
+  }
+
+  /** Closes every session (1012, reconnect) and the WebSocket server. */
+  async close(): Promise<void> {
+    clearInterval(this.#pingTimer);
+    for (const session of this.sessions) session.shutdown();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+  }
+
+  async #handleUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    const { metrics, tokens, apps, avatars, store, limits, logger } = this.#deps;
+    const refuse = (status: number, code: AvatarErrorCode, detail: string) => {
+      metrics.recordError(code);
+      reject(socket, status, code, detail);
+    };
+    const url = new URL(req.url ?? '/', 'http://ingress');
+    const path = url.pathname.replace(/\/+$/, '');
+    if (!INGRESS_PATHS.includes(path)) {
+      refuse(404, 'invalidRequest', `No WebSocket endpoint at ${path}. Connect to /v2/driveningress.`);
+      return;
+    }
+    const appId = header(req, 'x-app-id') ?? url.searchParams.get('appId') ?? '';
+    const token = header(req, 'x-session-key') ?? url.searchParams.get('sessionKey') ?? '';
+    const avatarId = url.searchParams.get('id') ?? '';
+    if (!token) {
+      refuse(
+        401,
+        'sessionTokenInvalid',
+        'No session token. Pass it as X-Session-Key (or ?sessionKey= in browsers).',
+      );
+      return;
+    }
+    if (!appId) {
+      refuse(400, 'invalidRequest', 'No app id. Pass it as X-App-ID (or ?appId= in browsers).');
+      return;
+    }
+    if (!avatarId) {
+      refuse(
+        400,
+        'invalidRequest',
+        'No avatar id. Add ?id=<avatarId> to the URL (GET /v1/console/avatars lists them).',
+      );
+      return;
+    }
+    let claims: Awaited<ReturnType<SessionTokens['verify']>>;
+    try {
+      claims = await tokens.verify(token);
+    } catch (error) {
+      const e = error as AvatarError;
+      refuse(401, e.code, e.message);
+      return;
+    }
+    if (claims.appId !== appId) {
+      refuse(
+        400,
+        'appIDMismatch',
+        'The app id does not match the session token. Use the app id the token was minted for.',
+      );
+      return;
+    }
+    if (!apps.byId(appId)) {
+      refuse(
+        401,
+        'appIDUnrecognized',
+        'The session token belongs to an app this service no longer knows. Check your app id.',
+      );
+      return;
+    }
+    if (!avatars.get(avatarId)) {
+      refuse(
+        404,
+        'avatarNotFound',
+        `Avatar "${avatarId}" does not exist here. GET /v1/console/avatars lists the avatars.`,
+      );
+      return;
+    }
+    const connectionId = `conn_${randomBytes(12).toString('base64url')}`;
+    let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
+    let slotTaken = false;
+    try {
+      if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
+        refuse(
+          401,
+          'sessionTokenInvalid',
+          'This session token was already used. Session tokens are single-use: mint a new one for each connection.',
+        );
+        return;
+      }
+      const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
+      slotTaken = await store.acquireSession(appId, connectionId, limit);
+      if (!slotTaken) {
+        closeAfterUpgrade = {
+          code: 'concurrencyLimit',
+          closeCode: 4003,
+          message: `This app already has ${limit} sessions open. Wait for one to end, then retry.`,
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      logger.warn({ err: error.message }, 'shared store unavailable: refusing a new session');
+      closeAfterUpgrade = {
+        code: 'upstreamError',
+        closeCode: 4503,
+        message:
+          'The service cannot take new sessions right now (shared store unavailable). Retry with backoff.',
+      };
+    }
+    const release = () => {
+      if (slotTaken) void store.releaseSession(appId, connectionId).catch(() => undefined);
+    };
+    if (socket.destroyed) {
+      release();
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      if (closeAfterUpgrade) {
+        const { code, closeCode, message } = closeAfterUpgrade;
+        metrics.recordError(code);
+        ws.send(
+          toBinary(
+            wire.MessageSchema,
+            create(wire.MessageSchema, {
+              type: wire.MessageType.SERVER_ERROR,
+              data: {
+                case: 'serverError',
+                value: { connectionId, code: closeCode, message: `${code}: ${message}` },
+              },
+            }),
+          ),
+        );
+        ws.close(closeCode, code);
+        setTimeout(() => ws.terminate(), 2000).unref();
+        return;
+      }
+      const session: DriveSession = new DriveSession(
+        ws,
+        socket,
+        { connectionId, appId, avatarId },
+        this.#deps,
+        () => {
+          this.sessions.delete(session);
+          release();
+        },
+      );
+      this.sessions.add(session);
+      logger.debug({ connectionId, appId, avatarId }, 'session opened');
+    });
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value || undefined;
+}
+
+/** Answers an upgrade request with an HTTP error and a JSON body, then closes the socket. */
+function reject(socket: Socket, status: number, code: AvatarErrorCode, detail: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(errorBody(status, code, detail));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

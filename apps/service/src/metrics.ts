@@ -1,0 +1,71 @@
+/** Prometheus metrics of one service instance (its own registry, so instances never collide). */
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly liveSessions: Gauge;
+  readonly framesSent: Counter;
+  readonly audioSeconds: Counter;
+  readonly engineCpuSeconds: Counter;
+  readonly errors: Counter<'code'>;
+  readonly tokensIssued: Counter;
+  #audioTotal = 0;
+  #cpuTotal = 0;
+
+  constructor(labels: { region: string }) {
+    this.registry.setDefaultLabels(labels);
+    collectDefaultMetrics({ register: this.registry, prefix: 'avatar_drive_' });
+    this.liveSessions = new Gauge({
+      name: 'avatar_drive_live_sessions',
+      help: 'Ingress sessions open on this instance.',
+      registers: [this.registry],
+    });
+    this.framesSent = new Counter({
+      name: 'avatar_drive_frames_sent_total',
+      help: 'Animation keyframes sent to clients.',
+      registers: [this.registry],
+    });
+    this.audioSeconds = new Counter({
+      name: 'avatar_drive_audio_seconds_processed_total',
+      help: 'Seconds of client audio run through the engine.',
+      registers: [this.registry],
+    });
+    this.engineCpuSeconds = new Counter({
+      name: 'avatar_drive_engine_cpu_seconds_total',
+      help: 'Time the engine spent computing frames (on its thread).',
+      registers: [this.registry],
+    });
+    const self = this;
+    new Gauge({
+      name: 'avatar_drive_engine_cpu_seconds_per_audio_second',
+      help: 'Engine compute time per second of audio processed, since start.',
+      registers: [this.registry],
+      collect() {
+        this.set(self.#audioTotal > 0 ? self.#cpuTotal / self.#audioTotal : 0);
+      },
+    });
+    this.errors = new Counter({
+      name: 'avatar_drive_errors_total',
+      help: 'Errors reported to clients, by AvatarError code.',
+      labelNames: ['code'],
+      registers: [this.registry],
+    });
+    this.tokensIssued = new Counter({
+      name: 'avatar_drive_session_tokens_issued_total',
+      help: 'Session tokens minted by the console API.',
+      registers: [this.registry],
+    });
+  }
+
+  /** Records engine work: `audioSeconds` of audio took `cpuSeconds` to process. */
+  recordEngineWork(audioSeconds: number, cpuSeconds: number): void {
+    this.#audioTotal += audioSeconds;
+    this.#cpuTotal += cpuSeconds;
+    this.audioSeconds.inc(audioSeconds);
+    this.engineCpuSeconds.inc(cpuSeconds);
+  }
+
+  recordError(code: string): void {
+    this.errors.inc({ code });
+  }
+}

@@ -1,0 +1,62 @@
+/** The single-node shared store: plain maps, pruned as entries expire. */
+import type { RateLimitResult, SharedStore } from './shared-store.js';
+
+export class MemoryStore implements SharedStore {
+  readonly kind = 'memory';
+  readonly #usedTokens = new Map<string, number>();
+  readonly #sessions = new Map<string, Set<string>>();
+  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  #lastPrune = 0;
+
+  async consumeToken(jti: string, expiresAtMs: number): Promise<boolean> {
+    this.#prune();
+    if (this.#usedTokens.has(jti)) return false;
+    this.#usedTokens.set(jti, expiresAtMs);
+    return true;
+  }
+
+  async acquireSession(appId: string, sessionId: string, limit: number): Promise<boolean> {
+    let set = this.#sessions.get(appId);
+    if (!set) {
+      set = new Set();
+      this.#sessions.set(appId, set);
+    }
+    if (set.has(sessionId)) return true;
+    if (set.size >= limit) return false;
+    set.add(sessionId);
+    return true;
+  }
+
+  async releaseSession(appId: string, sessionId: string): Promise<void> {
+    const set = this.#sessions.get(appId);
+    set?.delete(sessionId);
+    if (set?.size === 0) this.#sessions.delete(appId);
+  }
+
+  async sessionCount(appId: string): Promise<number> {
+    return this.#sessions.get(appId)?.size ?? 0;
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = Date.now();
+    let window = this.#windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return { allowed: window.count <= limit, count: window.count, retryAfterMs: window.resetAt - now };
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  #prune(): void {
+    const now = Date.now();
+    if (now - this.#lastPrune < 10_000) return;
+    this.#lastPrune = now;
+    for (const [jti, expiresAt] of this.#usedTokens) if (expiresAt <= now) this.#usedTokens.delete(jti);
+    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
+  }
+}
