@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// Bundle size of @avatar-drive/client-web as an app ships it: minified ESM with its dependencies
+// (@avatar-drive/core, @bufbuild/protobuf) bundled and three excluded (a peer dependency), then
+// gzip -9 and brotli. The raw protobuf-es runtime alone is printed as the peer figure.
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+async function measure(label, options) {
+  const result = await build({
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    ...options,
+  });
+  const bytes = result.outputFiles[0].contents;
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(
+    `${label.padEnd(52)} min ${kb(bytes.length).padStart(10)}  gzip ${kb(gzip).padStart(9)}  brotli ${kb(brotli).padStart(9)}`,
+  );
+  return { min: bytes.length, gzip, brotli };
+}
+
+await measure('@avatar-drive/client-web (+ core, protobuf; no three)', {
+  entryPoints: [join(root, 'src/index.ts')],
+  external: ['three', 'three/*'],
+});
+await measure('  of which client-web itself (core, protobuf external)', {
+  entryPoints: [join(root, 'src/index.ts')],
+  external: ['three', 'three/*', '@avatar-drive/core', '@bufbuild/protobuf'],
+});
+await measure('peer: @bufbuild/protobuf runtime alone', {
+  stdin: {
+    contents: "export * from '@bufbuild/protobuf'; export * from '@bufbuild/protobuf/wire';",
+    resolveDir: join(root, '../core'),
+  },
+});
+await measure('for scale: three (core build, what the view imports)', {
+  stdin: {
+    contents:
+      "export * from 'three'; export { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'; export { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';",
+    resolveDir: root,
+  },
+});

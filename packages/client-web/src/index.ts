@@ -1,0 +1,55 @@
+/**
+ * @avatar-drive/client-web — the Avatar Drive browser SDK: load avatars, render them with
+ * three.js, drive them from speech audio in sync with WebAudio playback.
+ * @packageDocumentation
+ */
+
+export {
+  AvatarError,
+  type AvatarErrorCode,
+  type ConnectionState,
+  type ConversationState,
+} from '@avatar-drive/core';
+export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
+export { type AssetStore, openAssetStore } from './asset-cache.js';
+export {
+  AvatarController,
+  type AvatarControllerOptions,
+  type ControllerHost,
+  type PlaybackOutput,
+  type SyncStats,
+} from './avatar-controller.js';
+export {
+  Avatar,
+  type AvatarAsset,
+  type AvatarCameraFraming,
+  AvatarManager,
+  type AvatarManifest,
+  type LoadProgress,
+} from './avatar-manager.js';
+export { AvatarView, type AvatarViewOptions, type FrameSource } from './avatar-view.js';
+export { EventQueue } from './event-queue.js';
+export {
+  type ConfirmedSession,
+  IngressConnection,
+  type IngressConnectionOptions,
+  type WebSocketFactory,
+  type WebSocketLike,
+} from './ingress-connection.js';
+export { Logger, type LogLevel } from './logger.js';
+export {
+  channelWeight,
+  type MorphMapping,
+  mapMorphTargets,
+  type RigChannel,
+  resolveMorphTarget,
+} from './morph-binding.js';
+export {
+  type AudioSink,
+  lerpFrame,
+  type PlaybackOptions,
+  type PlaybackSample,
+  PlaybackScheduler,
+} from './playback-scheduler.js';
+export { AvatarSDK, type AvatarSDKOptions, type DrivingServiceMode, type SdkConfig } from './sdk.js';
+export { WebAudioSink } from './web-audio-sink.js';

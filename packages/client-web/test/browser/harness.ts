@@ -1,0 +1,137 @@
+/**
+ * Browser-test harness: an esbuild bundle of the test page served by a small HTTP server on
+ * 127.0.0.1:0 (which also forwards console requests to the service, so the page talks to it
+ * same-origin), and Chromium launched through playwright-core.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--autoplay-policy=no-user-gesture-required',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where console requests under `/r/<name>/…` (and plain `/v1/…`, to the first) are forwarded. */
+export type ProxyTargets = Map<string, string>;
+
+export interface PageServer {
+  origin: string;
+  targets: ProxyTargets;
+  /** Requests the server handled, by path (for download counting). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+let bundlePromise: Promise<string> | undefined;
+
+/** Bundles test/browser/page.ts (client-web source, three, core) once per process. */
+export function pageBundle(): Promise<string> {
+  bundlePromise ??= build({
+    entryPoints: [join(here, 'page.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]!.text);
+  return bundlePromise;
+}
+
+const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>client-web test</title>
+<style>body{margin:0;background:#20242c} .view{width:200px;height:200px;display:inline-block}</style></head>
+<body><div id="a" class="view"></div><div id="b" class="view"></div><script type="module" src="/page.js"></script></body></html>`;
+
+/** Serves the test page and forwards `/v1/…` and `/r/<name>/v1/…` to the service. */
+export async function startPageServer(): Promise<PageServer> {
+  const js = await pageBundle();
+  const targets: ProxyTargets = new Map();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    requests.push(url);
+    if (url === '/' || url.startsWith('/?')) return send(res, 200, 'text/html', HTML);
+    if (url === '/page.js') return send(res, 200, 'text/javascript', js);
+    const routed = /^\/r\/([^/]+)(\/v1\/.*)$/.exec(url);
+    const target = routed ? targets.get(routed[1]!) : targets.values().next().value;
+    const path = routed ? routed[2]! : url;
+    if (target && path.startsWith('/v1/')) return forward(req, res, target, path);
+    send(res, 404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    targets,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function forward(req: IncomingMessage, res: ServerResponse, target: string, path: string): void {
+  const upstream = request(
+    `${target}${path}`,
+    // Keep the page's Host so the service writes asset URLs on the page's origin.
+    { method: req.method, headers: { ...req.headers } },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', () => send(res, 502, 'text/plain', 'upstream unavailable'));
+  req.pipe(upstream);
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium with the project's flags and a fresh profile. */
+export async function launchChromium(): Promise<BrowserSession> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run bash scripts/setup.sh (apt package chromium).`,
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'client-web-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 700, height: 400 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
