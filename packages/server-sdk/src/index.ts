@@ -1,0 +1,52 @@
+/**
+ * @avatar-drive/server-sdk — the Node SDK for your server: session tokens, AvatarSession (Host
+ * and RTC mode) and the Host-mode relay. The browser end of the relay is
+ * `@avatar-drive/server-sdk/relay-client`.
+ * @packageDocumentation
+ */
+
+export {
+  AvatarSession,
+  type AvatarSessionCallbacks,
+  type AvatarSessionOptions,
+  type ConnectionAttempt,
+  MAX_AUDIO_CHUNK_BYTES,
+  type PlaybackStateInfo,
+  type SessionCloseEvent,
+} from './avatar-session.js';
+export { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
+export { CallbackQueue } from './callback-queue.js';
+export {
+  type AgoraEgressOptions,
+  type EgressOptions,
+  egressConfigure,
+  type LiveKitEgressOptions,
+} from './egress.js';
+export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from './http-errors.js';
+export {
+  decodeRelayControl,
+  encodeRelayControl,
+  RELAY_CONTROL_TAG,
+  RELAY_TEXT_PREFIX,
+  type RelayControl,
+  type RelayEvent,
+  relayEventToText,
+  relayTextToBytes,
+} from './relay-events.js';
+export { RelayStream, type RelayStreamEvents } from './relay-stream.js';
+export {
+  createSessionMachine,
+  SESSION_TRANSITIONS,
+  type SessionState,
+  type SessionTrigger,
+} from './session-state.js';
+export {
+  type CreateSessionTokenOptions,
+  createSessionToken,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  MAX_TOKEN_TTL_SECONDS,
+  mintSessionToken,
+  requestSessionToken,
+  resolveExpiry,
+  type SessionTokenInfo,
+} from './session-token.js';

@@ -1,0 +1,23 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'node',
+  },
+  {
+    // The browser counterpart: no ws, no node: modules.
+    entry: ['src/relay-client.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'browser',
+    external: ['@avatar-drive/core'],
+  },
+]);

@@ -1,0 +1,18 @@
+/**
+ * @avatar-drive/token-server — the reference business server: LiveKit tokens for browsers and
+ * Avatar Drive session tokens, as a fastify plugin and the `avatar-drive-token-server` bin.
+ * @packageDocumentation
+ */
+export { type BinConfig, resolveBinConfig, USAGE } from './config.js';
+export {
+  type AvatarDriveSettings,
+  DEFAULT_ROOM,
+  defaultIdentity,
+  LIVEKIT_TOKEN_TTL_SECONDS,
+  type LiveKitServerApi,
+  type LiveKitSettings,
+  livekitServerApi,
+  type TokenServerOptions,
+  tokenServerPlugin,
+} from './plugin.js';
+export { type BuildTokenServerOptions, buildTokenServer } from './server.js';
