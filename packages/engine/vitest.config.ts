@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'engine',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+  },
+});
