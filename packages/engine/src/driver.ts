@@ -1,0 +1,285 @@
+/**
+ * The streaming driver: PCM chunks in, 25 fps drive frames out, in order, each as soon as its audio
+ * plus the lookahead has arrived. Output depends only on the input samples and the seed, never on
+ * how the input was chunked.
+ */
+import {
+  AvatarError,
+  type DriveFrame,
+  FPS,
+  frameCountForSamples,
+  isSupportedSampleRate,
+  SUPPORTED_SAMPLE_RATES,
+  VISEMES,
+} from '@avatar-drive/core';
+import { type FrameAcoustics, FrameAnimator } from './animator.js';
+import { ANALYSIS_RATE, FeatureExtractor, HOP, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
+import { HopHistory } from './hop-history.js';
+import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
+import { PITCH_RATE, PitchTracker } from './pitch.js';
+import { createStreamResampler, type StreamResampler } from './resampling.js';
+import { defaultModelWeights } from './weights.js';
+
+/** Default lookahead past the end of a frame, in ms (latency = 40 ms frame + lookahead = 60 ms). */
+export const DEFAULT_LOOKAHEAD_MS = 20;
+/** Largest accepted lookahead, in ms. */
+export const MAX_LOOKAHEAD_MS = 200;
+const HOP_MS = (HOP / ANALYSIS_RATE) * 1000;
+
+/** Options of {@link createDriver}. */
+export interface DriverOptions {
+  /** Input sample rate: one of SUPPORTED_SAMPLE_RATES (8000, 16000, 22050, 24000, 32000, 44100, 48000). */
+  sampleRate: number;
+  /**
+   * Audio the driver waits for past the end of a frame before emitting it, in ms (0..200, rounded
+   * down to the 20 ms analysis hop; default 20). More lookahead adds latency; below 20 ms the model sees less future
+   * and gets less accurate.
+   */
+  lookaheadMs?: number;
+  /** Seed of the head-motion, blink and gaze randomness (default 0). Same seed + same audio = same frames. */
+  seed?: number;
+  /** Custom weights: a weights file's bytes or parsed weights. Default: the bundled model. */
+  weights?: Uint8Array | ModelWeights;
+}
+
+/** A streaming audio → drive-frame converter for one stream of utterances. */
+export interface Driver {
+  /** The input sample rate. */
+  readonly sampleRate: number;
+  /** The effective lookahead in ms (after rounding down to 20 ms). */
+  readonly lookaheadMs: number;
+  /** Algorithmic latency in ms: frame length (40 ms) + lookahead, plus the resampler's few samples. */
+  readonly latencyMs: number;
+  /**
+   * Feeds mono s16 PCM of the current utterance (any length, including 0) and returns the frames
+   * that became complete, in order.
+   */
+  push(pcm: Int16Array): DriveFrame[];
+  /**
+   * Ends the utterance: returns the remaining frames (the last one may cover a partial frame of
+   * audio), then starts a new utterance at frame 0. Speaker adaptation (level, noise floor, channel)
+   * carries over to the next utterance; call {@link reset} to forget it too.
+   */
+  end(): DriveFrame[];
+  /** Drops all buffered audio and adaptation: the next push starts from scratch. */
+  reset(): void;
+}
+
+/**
+ * Creates a streaming driver.
+ *
+ * @throws AvatarError `unsupportedSampleRate` when `sampleRate` is not a supported rate;
+ *   `invalidRequest` for a bad lookahead, seed or weights file.
+ * @example
+ * ```ts
+ * const driver = createDriver({ sampleRate: 16000 });
+ * for (const chunk of chunks) render(driver.push(chunk));
+ * render(driver.end());
+ * ```
+ */
+export function createDriver(options: DriverOptions): Driver {
+  const { sampleRate } = options;
+  if (!isSupportedSampleRate(sampleRate)) {
+    throw new AvatarError(
+      'unsupportedSampleRate',
+      `Sample rate ${String(sampleRate)} is not supported. Use one of ${SUPPORTED_SAMPLE_RATES.join(', ')} Hz (resample your audio first).`,
+    );
+  }
+  const lookaheadMs = options.lookaheadMs ?? DEFAULT_LOOKAHEAD_MS;
+  if (
+    typeof lookaheadMs !== 'number' ||
+    !Number.isFinite(lookaheadMs) ||
+    lookaheadMs < 0 ||
+    lookaheadMs > MAX_LOOKAHEAD_MS
+  ) {
+    throw new AvatarError(
+      'invalidRequest',
+      `lookaheadMs must be a number from 0 to ${MAX_LOOKAHEAD_MS}, got ${String(lookaheadMs)}. Omit it for the default ${DEFAULT_LOOKAHEAD_MS} ms.`,
+    );
+  }
+  const seed = options.seed ?? 0;
+  if (typeof seed !== 'number' || !Number.isInteger(seed)) {
+    throw new AvatarError('invalidRequest', `seed must be an integer, got ${String(seed)}.`);
+  }
+  const weights =
+    options.weights === undefined
+      ? defaultModelWeights()
+      : options.weights instanceof Uint8Array
+        ? parseModelWeights(options.weights)
+        : options.weights;
+  return new StreamingDriver(sampleRate, Math.floor(lookaheadMs / HOP_MS), seed, weights);
+}
+
+class StreamingDriver implements Driver {
+  readonly sampleRate: number;
+  readonly lookaheadMs: number;
+  readonly latencyMs: number;
+  private readonly lookaheadHops: number;
+  private readonly weights: ModelWeights;
+  private readonly features: FeatureExtractor;
+  private readonly pitch: PitchTracker;
+  private readonly history: HopHistory;
+  private readonly mlp: MlpRunner;
+  private readonly animator: FrameAnimator;
+  private resampler: StreamResampler | null;
+  private inputSamples = 0;
+  private nextFrame = 0;
+  /** Next frame whose posteriors are to be computed (runs ahead of nextFrame by the future frames). */
+  private nextPosterior = 0;
+  /** Hops past a frame's last hop that its model input reads: the model's lookahead, capped by ours. */
+  private readonly inputLookahead: number;
+  /** Whole frames of lookahead beyond the model's: used to anticipate the next mouth shape. */
+  private readonly futureFrames: number;
+  private readonly posteriors = new Float32Array(FRAME_RING * VISEMES.length);
+  private readonly acoustics: FrameAcoustics[] = Array.from({ length: FRAME_RING }, () => ({
+    energy: 0,
+    level: 0,
+    noiseFloor: 0,
+    f0: 0,
+  }));
+  private out: DriveFrame[] = [];
+  private scratch = new Float32Array(0);
+
+  constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights) {
+    this.sampleRate = sampleRate;
+    this.lookaheadHops = lookaheadHops;
+    this.lookaheadMs = lookaheadHops * HOP_MS;
+    const modelLookahead = Math.max(0, ...weights.header.context.map(([, to]) => to - (HOPS_PER_FRAME - 1)));
+    this.inputLookahead = Math.min(lookaheadHops, modelLookahead);
+    this.futureFrames = Math.max(0, Math.floor((lookaheadHops - modelLookahead) / HOPS_PER_FRAME));
+    this.weights = weights;
+    const header = weights.header;
+    this.history = new HopHistory(header.featureMean, header.featureStd);
+    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior);
+    this.pitch = new PitchTracker();
+    this.mlp = new MlpRunner(weights);
+    this.animator = new FrameAnimator(seed);
+    this.resampler = createStreamResampler(sampleRate, ANALYSIS_RATE);
+    const resamplerMs = this.resampler ? (this.resampler.latencySamples / sampleRate) * 1000 : 0;
+    this.latencyMs = 1000 / FPS + this.lookaheadMs + resamplerMs;
+  }
+
+  push(pcm: Int16Array): DriveFrame[] {
+    if (!(pcm instanceof Int16Array)) {
+      throw new AvatarError('invalidAudio', 'push() takes mono s16 PCM as an Int16Array.');
+    }
+    this.inputSamples += pcm.length;
+    if (this.resampler) {
+      this.feed(this.resampler.push(pcm));
+    } else {
+      if (this.scratch.length < pcm.length) this.scratch = new Float32Array(pcm.length);
+      const s = this.scratch;
+      for (let i = 0; i < pcm.length; i++) s[i] = pcm[i]! / 32768;
+      this.feed(s, pcm.length);
+    }
+    return this.take();
+  }
+
+  end(): DriveFrame[] {
+    if (this.resampler) this.feed(this.resampler.flush());
+    const frames = frameCountForSamples(this.inputSamples, this.sampleRate);
+    // Pad with silence until the last frame's lookahead is there.
+    const neededHops = frames * HOPS_PER_FRAME + this.lookaheadHops;
+    const silence = new Float32Array(HOP);
+    while (this.nextFrame < frames && this.history.count < neededHops) this.feed(silence);
+    const out = this.take();
+    // The last partial frame may have been emitted by padding; drop frames past the audio.
+    const kept = out.filter((f) => f.index < frames);
+    this.startUtterance(false);
+    return kept;
+  }
+
+  reset(): void {
+    this.startUtterance(true);
+  }
+
+  private startUtterance(full: boolean): void {
+    this.inputSamples = 0;
+    this.nextFrame = 0;
+    this.nextPosterior = 0;
+    this.history.reset();
+    this.pitch.reset();
+    this.out = [];
+    this.resampler = createStreamResampler(this.sampleRate, ANALYSIS_RATE);
+    if (full) {
+      this.features.reset();
+      this.animator.reset();
+    } else {
+      this.features.restart();
+    }
+  }
+
+  /** Feeds 16 kHz samples hop by hop, so pitch and features stay in step whatever the chunk size. */
+  private feed(samples: Float32Array, length = samples.length): void {
+    let from = 0;
+    while (from < length) {
+      const to = Math.min(length, from + this.features.samplesToNextHop());
+      this.pitch.push(samples, from, to);
+      this.features.push(samples, from, to);
+      from = to;
+    }
+  }
+
+  private take(): DriveFrame[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private onHop(features: Float32Array, acoustics: HopAcoustics): void {
+    this.history.push(features, acoustics);
+    const count = this.history.count;
+    // Posteriors of frame j once its model input is complete (hop 2j + 1 + model lookahead)...
+    while (count >= (this.nextPosterior + 1) * HOPS_PER_FRAME + this.inputLookahead) {
+      this.analyse(this.nextPosterior);
+      this.nextPosterior++;
+    }
+    // ...and frame k itself once hop 2k + 1 + lookahead is there (frames k+1..k+F are analysed by then).
+    while (count >= (this.nextFrame + 1) * HOPS_PER_FRAME + this.lookaheadHops) {
+      this.out.push(this.emit(this.nextFrame));
+      this.nextFrame++;
+    }
+  }
+
+  /** Runs the model and gathers the acoustics of frame `j` into the per-frame rings. */
+  private analyse(j: number): void {
+    const base = j * HOPS_PER_FRAME;
+    const history = this.history;
+    history.assemble(
+      this.mlp.input,
+      base,
+      this.weights.header.context,
+      base + HOPS_PER_FRAME - 1 + this.inputLookahead,
+    );
+    const posteriors = this.mlp.run();
+    const slot = j % FRAME_RING;
+    this.posteriors.set(posteriors, slot * VISEMES.length);
+    let energy = Number.NEGATIVE_INFINITY;
+    for (let h = base; h < base + HOPS_PER_FRAME; h++)
+      energy = Math.max(energy, history.energy[history.slot(h)]!);
+    const last = history.slot(base + HOPS_PER_FRAME - 1);
+    const acoustics = this.acoustics[slot]!;
+    acoustics.energy = energy;
+    acoustics.level = history.level[last]!;
+    acoustics.noiseFloor = history.noiseFloor[last]!;
+    // Pitch only matters for speech; skip the autocorrelation in silence and noise.
+    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At(((j + 1) * PITCH_RATE) / FPS) : 0;
+  }
+
+  private emit(k: number): DriveFrame {
+    const slot = k % FRAME_RING;
+    const next = (k + 1) % FRAME_RING;
+    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    const upcoming =
+      this.futureFrames > 0
+        ? {
+            posteriors: this.posteriors.subarray(next * VISEMES.length, (next + 1) * VISEMES.length),
+            acoustics: this.acoustics[next]!,
+          }
+        : null;
+    return this.animator.frame(k, posteriors, this.acoustics[slot]!, upcoming);
+  }
+}
+
+/** Frames of posteriors and acoustics kept (current + future + a margin). */
+const FRAME_RING = 8;

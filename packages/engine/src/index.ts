@@ -1,0 +1,31 @@
+/**
+ * @avatar-drive/engine — streaming speech → 25 fps drive frames (ARKit-52, visemes, head, eyes),
+ * causal, on the CPU, in plain TypeScript (Node and browsers).
+ * @packageDocumentation
+ */
+export {
+  createDriver,
+  DEFAULT_LOOKAHEAD_MS,
+  type Driver,
+  type DriverOptions,
+  MAX_LOOKAHEAD_MS,
+} from './driver.js';
+export {
+  ANALYSIS_RATE,
+  FEATURE_DIM,
+  FeatureExtractor,
+  HOP,
+  HOPS_PER_FRAME,
+  type HopAcoustics,
+  MEL_BANDS,
+  WINDOW,
+} from './features.js';
+export {
+  type ContextSlot,
+  type ModelHeader,
+  type ModelWeights,
+  parseModelWeights,
+  serializeModelWeights,
+} from './model.js';
+export { createStreamResampler, type StreamResampler } from './resampling.js';
+export { defaultModelWeights } from './weights.js';

@@ -1,0 +1,209 @@
+/**
+ * The viseme model: its weights file format and its inference (a small MLP on Float32Arrays).
+ *
+ * Weights file (`weights/lipsync.bin`), little-endian:
+ *   bytes 0..3   magic "ADLS"
+ *   bytes 4..7   uint32 length H of the JSON header
+ *   bytes 8..    H bytes of UTF-8 JSON ({@link ModelHeader}), then zero padding to a multiple of 4
+ *   then         float32 parameters: for each layer, weights (out × in, row-major) then biases (out)
+ */
+import { AvatarError } from '@avatar-drive/core';
+
+/** Context slot: mean of the feature hops `[from, to]`, relative to the frame's first hop. */
+export type ContextSlot = readonly [from: number, to: number];
+
+/** What the JSON header of a weights file holds. */
+export interface ModelHeader {
+  format: 'avatar-drive-lipsync';
+  version: 1;
+  /** Feature values per hop (must match the runtime's feature extractor). */
+  featureDim: number;
+  /** Context slots, oldest first. The largest `to` minus 3 is the model's own lookahead in hops. */
+  context: ContextSlot[];
+  /** Layer sizes, input first: [in, hidden..., out]. */
+  layers: number[];
+  activation: 'relu';
+  /** Output classes, in order (the 15 visemes). */
+  classes: string[];
+  /** Per-value standardisation applied to every context slot: (x - mean) / std. */
+  featureMean: number[];
+  featureStd: number[];
+  /** Prior of the per-band channel mean of the mel shape (see FeatureExtractor). */
+  channelPrior: number[];
+  /** Free-form provenance: corpus, sizes, scores. */
+  provenance?: Record<string, unknown>;
+}
+
+/** Parsed weights, ready for inference. */
+export interface ModelWeights {
+  header: ModelHeader;
+  /** Per layer: weights (out × in, row-major). */
+  weights: Float32Array[];
+  /** Per layer: biases (out). */
+  biases: Float32Array[];
+}
+
+const MAGIC = 0x534c4441; // "ADLS" read as little-endian uint32
+
+function invalid(message: string): AvatarError {
+  return new AvatarError(
+    'invalidRequest',
+    `${message} Pass the weights file produced by \`pnpm --filter @avatar-drive/engine train\` (weights/lipsync.bin) or omit the weights option to use the bundled ones.`,
+  );
+}
+
+/** Parses a weights file (see the module comment for the layout). */
+export function parseModelWeights(bytes: Uint8Array): ModelWeights {
+  if (bytes.byteLength < 8) throw invalid('The weights file is too short.');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw invalid('The weights file does not start with "ADLS".');
+  const headerLength = view.getUint32(4, true);
+  if (8 + headerLength > bytes.byteLength) throw invalid('The weights header is truncated.');
+  let header: ModelHeader;
+  try {
+    header = JSON.parse(asciiToString(bytes.subarray(8, 8 + headerLength))) as ModelHeader;
+  } catch {
+    throw invalid('The weights header is not valid JSON.');
+  }
+  if (header.format !== 'avatar-drive-lipsync' || header.version !== 1) {
+    throw invalid('The weights header has an unknown format or version.');
+  }
+  const sizes = header.layers;
+  if (!Array.isArray(sizes) || sizes.length < 2) throw invalid('The weights header lists no layers.');
+  if (sizes[0] !== header.context.length * header.featureDim) {
+    throw invalid('The first layer does not match the context size.');
+  }
+  let offset = 8 + headerLength;
+  offset += (4 - (offset % 4)) % 4;
+  const count = sizes.slice(1).reduce((sum, out, i) => sum + out * (sizes[i]! + 1), 0);
+  if (offset + count * 4 !== bytes.byteLength) throw invalid('The weights file has the wrong length.');
+  // Copy into aligned Float32Arrays (the input may sit at any offset).
+  const params = new Float32Array(count);
+  for (let i = 0; i < count; i++) params[i] = view.getFloat32(offset + 4 * i, true);
+  const weights: Float32Array[] = [];
+  const biases: Float32Array[] = [];
+  let p = 0;
+  for (let l = 1; l < sizes.length; l++) {
+    const fanIn = sizes[l - 1]!;
+    const fanOut = sizes[l]!;
+    weights.push(params.subarray(p, p + fanIn * fanOut));
+    p += fanIn * fanOut;
+    biases.push(params.subarray(p, p + fanOut));
+    p += fanOut;
+  }
+  return { header, weights, biases };
+}
+
+/** Serialises weights into the file format read by {@link parseModelWeights}. */
+export function serializeModelWeights(model: ModelWeights): Uint8Array {
+  // The header is written as ASCII JSON (non-ASCII escaped), so no text codec is needed to read it.
+  const text = JSON.stringify(model.header).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  const json = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) json[i] = text.charCodeAt(i);
+  let offset = 8 + json.byteLength;
+  const pad = (4 - (offset % 4)) % 4;
+  const count = model.weights.reduce((sum, w, i) => sum + w.length + model.biases[i]!.length, 0);
+  const out = new Uint8Array(offset + pad + 4 * count);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, json.byteLength, true);
+  out.set(json, 8);
+  offset += pad;
+  for (let l = 0; l < model.weights.length; l++) {
+    for (const array of [model.weights[l]!, model.biases[l]!]) {
+      for (let i = 0; i < array.length; i++, offset += 4) view.setFloat32(offset, array[i]!, true);
+    }
+  }
+  return out;
+}
+
+function asciiToString(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 4096) {
+    text += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)));
+  }
+  return text;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64_VALUE = new Int16Array(128).fill(-1);
+for (let i = 0; i < BASE64.length; i++) BASE64_VALUE[BASE64.charCodeAt(i)] = i;
+
+/** Decodes base64 in plain TypeScript (no Buffer, no atob: the same code in every runtime). */
+export function base64ToBytes(base64: string): Uint8Array {
+  const clean = base64.replace(/[^A-Za-z0-9+/]/g, '');
+  const bytes = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = (acc << 6) | BASE64_VALUE[clean.charCodeAt(i)]!;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return bytes;
+}
+
+/** Runs the MLP: ReLU hidden layers, softmax output. Preallocated; `run` allocates nothing. */
+export class MlpRunner {
+  /** The input vector to fill before {@link run}. */
+  readonly input: Float32Array;
+  /** Softmax output after {@link run}. */
+  readonly output: Float32Array;
+  private readonly activations: Float32Array[];
+
+  constructor(private readonly model: ModelWeights) {
+    const sizes = model.header.layers;
+    this.activations = sizes.map((n) => new Float32Array(n));
+    this.input = this.activations[0]!;
+    this.output = this.activations[sizes.length - 1]!;
+  }
+
+  run(): Float32Array {
+    const { weights, biases } = this.model;
+    const acts = this.activations;
+    const last = weights.length - 1;
+    for (let l = 0; l <= last; l++) {
+      const x = acts[l]!;
+      const y = acts[l + 1]!;
+      const w = weights[l]!;
+      const b = biases[l]!;
+      const fanIn = x.length;
+      for (let o = 0, row = 0; o < y.length; o++, row += fanIn) {
+        let s0 = b[o]!;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        let i = 0;
+        // Four accumulators break the add dependency chain (the loop is latency-bound otherwise).
+        for (; i + 3 < fanIn; i += 4) {
+          const r = row + i;
+          s0 += w[r]! * x[i]!;
+          s1 += w[r + 1]! * x[i + 1]!;
+          s2 += w[r + 2]! * x[i + 2]!;
+          s3 += w[r + 3]! * x[i + 3]!;
+        }
+        for (; i < fanIn; i++) s0 += w[row + i]! * x[i]!;
+        const s = s0 + s1 + s2 + s3;
+        y[o] = l < last && s < 0 ? 0 : s;
+      }
+    }
+    const out = acts[last + 1]!;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < out.length; i++) if (out[i]! > max) max = out[i]!;
+    let sum = 0;
+    for (let i = 0; i < out.length; i++) {
+      const e = Math.exp(out[i]! - max);
+      out[i] = e;
+      sum += e;
+    }
+    for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
+    return out;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Mouth shapes: the ARKit blendshape pose of each viseme, and the mixing of viseme weights plus
+ * loudness into ARKit mouth coefficients (with bilabial closure taking precedence over opening).
+ */
+import { ARKIT_INDEX, type ArkitBlendshape, VISEMES, type Viseme } from '@avatar-drive/core';
+
+type Pose = Partial<
+  Record<
+    | ArkitBlendshape
+    | 'mouthStretch'
+    | 'mouthSmile'
+    | 'mouthPress'
+    | 'mouthLowerDown'
+    | 'mouthUpperUp'
+    | 'cheekSquint',
+    number
+  >
+>;
+
+/** Pose of each viseme at full weight (symmetric names expand to Left and Right). */
+const VISEME_POSES: Record<Viseme, Pose> = {
+  sil: {},
+  PP: {
+    jawOpen: 0.02,
+    mouthClose: 0.8,
+    mouthPress: 0.45,
+    mouthRollLower: 0.2,
+    mouthRollUpper: 0.15,
+    mouthShrugLower: 0.2,
+  },
+  FF: {
+    jawOpen: 0.08,
+    mouthRollLower: 0.6,
+    mouthShrugUpper: 0.25,
+    mouthUpperUp: 0.2,
+    mouthClose: 0.1,
+    mouthPress: 0.1,
+  },
+  TH: { jawOpen: 0.16, tongueOut: 0.55, mouthLowerDown: 0.15, mouthUpperUp: 0.1 },
+  DD: { jawOpen: 0.2, mouthStretch: 0.15, mouthLowerDown: 0.2, mouthUpperUp: 0.1, tongueOut: 0.05 },
+  kk: { jawOpen: 0.26, mouthStretch: 0.2, mouthLowerDown: 0.15 },
+  CH: {
+    jawOpen: 0.14,
+    mouthFunnel: 0.45,
+    mouthPucker: 0.3,
+    mouthUpperUp: 0.3,
+    mouthLowerDown: 0.3,
+    mouthShrugUpper: 0.2,
+    mouthShrugLower: 0.15,
+  },
+  SS: {
+    jawOpen: 0.07,
+    mouthStretch: 0.35,
+    mouthSmile: 0.2,
+    mouthUpperUp: 0.2,
+    mouthLowerDown: 0.25,
+    mouthClose: 0.1,
+  },
+  nn: { jawOpen: 0.14, mouthStretch: 0.1, mouthLowerDown: 0.1, mouthClose: 0.08 },
+  RR: { jawOpen: 0.18, mouthFunnel: 0.25, mouthPucker: 0.35, mouthShrugUpper: 0.1, mouthRollLower: 0.05 },
+  aa: { jawOpen: 0.7, mouthLowerDown: 0.4, mouthUpperUp: 0.15, mouthStretch: 0.1 },
+  E: {
+    jawOpen: 0.42,
+    mouthStretch: 0.35,
+    mouthSmile: 0.25,
+    mouthLowerDown: 0.35,
+    mouthUpperUp: 0.25,
+    mouthDimpleLeft: 0.1,
+    mouthDimpleRight: 0.1,
+  },
+  I: {
+    jawOpen: 0.22,
+    mouthSmile: 0.5,
+    mouthStretch: 0.4,
+    mouthUpperUp: 0.2,
+    mouthLowerDown: 0.2,
+    cheekSquint: 0.15,
+  },
+  O: { jawOpen: 0.48, mouthFunnel: 0.6, mouthPucker: 0.25, mouthLowerDown: 0.15 },
+  U: { jawOpen: 0.2, mouthPucker: 0.75, mouthFunnel: 0.4, mouthRollLower: 0.05 },
+};
+
+const SYMMETRIC: Record<string, [ArkitBlendshape, ArkitBlendshape]> = {
+  mouthStretch: ['mouthStretchLeft', 'mouthStretchRight'],
+  mouthSmile: ['mouthSmileLeft', 'mouthSmileRight'],
+  mouthPress: ['mouthPressLeft', 'mouthPressRight'],
+  mouthLowerDown: ['mouthLowerDownLeft', 'mouthLowerDownRight'],
+  mouthUpperUp: ['mouthUpperUpLeft', 'mouthUpperUpRight'],
+  cheekSquint: ['cheekSquintLeft', 'cheekSquintRight'],
+};
+
+/** The ARKit coefficients the mouth owns (all others are left to expressive motion). */
+export const MOUTH_CHANNELS: readonly number[] = (() => {
+  const set = new Set<number>();
+  for (const pose of Object.values(VISEME_POSES)) {
+    for (const name of Object.keys(pose)) {
+      for (const target of SYMMETRIC[name] ?? [name as ArkitBlendshape]) set.add(ARKIT_INDEX[target]);
+    }
+  }
+  set.add(ARKIT_INDEX.cheekPuff);
+  return [...set].sort((a, b) => a - b);
+})();
+
+/** viseme × 52 pose matrix, row-major. */
+const POSE_MATRIX = (() => {
+  const m = new Float32Array(VISEMES.length * 52);
+  VISEMES.forEach((viseme, v) => {
+    for (const [name, value] of Object.entries(VISEME_POSES[viseme])) {
+      for (const target of SYMMETRIC[name] ?? [name as ArkitBlendshape])
+        m[v * 52 + ARKIT_INDEX[target]] = value;
+    }
+  });
+  return m;
+})();
+
+const PP = VISEMES.indexOf('PP');
+const JAW = ARKIT_INDEX.jawOpen;
+const CLOSE = ARKIT_INDEX.mouthClose;
+const PUFF = ARKIT_INDEX.cheekPuff;
+
+/**
+ * Writes the mouth coefficients of `visemes` (weights summing to ≤ 1; `sil` contributes nothing)
+ * into `expression`. `bilabial` is the current frame's p/b/m weight (closure must not wait for
+ * smoothing); `loudness` 0..1 (speech level relative to the speaker's running level) scales how
+ * wide the jaw opens.
+ */
+export function mixMouth(
+  visemes: Float32Array,
+  bilabial: number,
+  loudness: number,
+  expression: Float32Array,
+): void {
+  for (const c of MOUTH_CHANNELS) expression[c] = 0;
+  for (let v = 1; v < VISEMES.length; v++) {
+    const w = visemes[v]!;
+    if (w <= 1e-4) continue;
+    const row = v * 52;
+    for (const c of MOUTH_CHANNELS) expression[c] = expression[c]! + w * POSE_MATRIX[row + c]!;
+  }
+  expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);
+  // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
+  const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));
+  if (closure > 0) {
+    expression[JAW] = expression[JAW]! * (1 - 0.9 * closure);
+    expression[CLOSE] = Math.max(expression[CLOSE]!, 0.85 * closure);
+    expression[PUFF] = 0.2 * closure * loudness;
+  }
+  for (const c of MOUTH_CHANNELS) expression[c] = Math.min(1, Math.max(0, expression[c]!));
+}

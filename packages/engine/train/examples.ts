@@ -1,0 +1,139 @@
+/**
+ * Training examples from audio, with the runtime's own code: the same resampler to 16 kHz, the same
+ * streaming FeatureExtractor, the same standardisation/clipping and context assembly semantics as
+ * HopHistory (hop indices clamped to [0, newest]).
+ */
+import {
+  ANALYSIS_RATE,
+  FEATURE_DIM,
+  FeatureExtractor,
+  HOP,
+  HOPS_PER_FRAME,
+  MEL_BANDS,
+} from '../src/features.js';
+import type { ContextSlot } from '../src/model.js';
+import { createStreamResampler } from '../src/resampling.js';
+
+/** Standardised features are clipped like HopHistory does. */
+const CLIP = 6;
+
+/** Converts audio to int16 as the driver receives it, then to 16 kHz through the runtime resampler. */
+export function toAnalysisRate(samples: Float32Array, sampleRate: number): Float32Array {
+  const pcm = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    const v = Math.round(samples[i]! * 32768);
+    pcm[i] = v > 32767 ? 32767 : Math.max(v, -32768);
+  }
+  const resampler = createStreamResampler(sampleRate, ANALYSIS_RATE);
+  if (!resampler) {
+    const out = new Float32Array(pcm.length);
+    for (let i = 0; i < pcm.length; i++) out[i] = pcm[i]! / 32768;
+    return out;
+  }
+  const head = resampler.push(pcm);
+  const tail = resampler.flush();
+  const out = new Float32Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
+  return out;
+}
+
+/**
+ * Raw feature hops of a 16 kHz signal (hops × FEATURE_DIM), padded with silence past the end the
+ * way the driver's end() pads, so the last frames see the same tail.
+ */
+export function extractHops(
+  samples16k: Float32Array,
+  channelPrior: ArrayLike<number> | undefined,
+  padHops: number,
+): { hops: Float32Array; count: number; snr: Float32Array } {
+  const total = Math.ceil(samples16k.length / HOP) + padHops;
+  const hops = new Float32Array(total * FEATURE_DIM);
+  const snr = new Float32Array(total);
+  let count = 0;
+  const extractor = new FeatureExtractor((f, a) => {
+    if (count < total) {
+      hops.set(f, count * FEATURE_DIM);
+      snr[count] = a.energy - a.noiseFloor;
+    }
+    count++;
+  }, channelPrior);
+  extractor.push(samples16k);
+  const silence = new Float32Array(HOP);
+  while (count < total) extractor.push(silence);
+  return { hops, count: total, snr };
+}
+
+/** Mean mel shape over hops well above the noise floor: the channel prior. */
+export function meanSpeechShape(sets: { hops: Float32Array; snr: Float32Array; count: number }[]): number[] {
+  const sum = new Float64Array(MEL_BANDS);
+  let n = 0;
+  for (const s of sets) {
+    for (let h = 0; h < s.count; h++) {
+      if (s.snr[h]! <= 2.3) continue;
+      for (let b = 0; b < MEL_BANDS; b++) sum[b] = sum[b]! + s.hops[h * FEATURE_DIM + b]!;
+      n++;
+    }
+  }
+  return [...sum].map((v) => (n ? v / n : 0));
+}
+
+/** Per-value mean and std over all hops. */
+export function featureStats(sets: { hops: Float32Array; count: number }[]): {
+  mean: number[];
+  std: number[];
+} {
+  const sum = new Float64Array(FEATURE_DIM);
+  const sq = new Float64Array(FEATURE_DIM);
+  let n = 0;
+  for (const s of sets) {
+    for (let h = 0; h < s.count; h++) {
+      for (let i = 0; i < FEATURE_DIM; i++) {
+        const v = s.hops[h * FEATURE_DIM + i]!;
+        sum[i] = sum[i]! + v;
+        sq[i] = sq[i]! + v * v;
+      }
+      n++;
+    }
+  }
+  const mean = [...sum].map((v) => v / n);
+  const std = [...sq].map((v, i) => Math.sqrt(Math.max(1e-8, v / n - mean[i]! ** 2)));
+  return { mean, std };
+}
+
+/** Standardises hops in place exactly as HopHistory.push does. */
+export function standardise(hops: Float32Array, count: number, mean: number[], std: number[]): void {
+  // Float32 like HopHistory's table, so both round identically.
+  const inv = Float32Array.from(std, (s) => 1 / Math.max(1e-6, s));
+  for (let h = 0; h < count; h++) {
+    for (let i = 0; i < FEATURE_DIM; i++) {
+      const z = (hops[h * FEATURE_DIM + i]! - mean[i]!) * inv[i]!;
+      hops[h * FEATURE_DIM + i] = z > CLIP ? CLIP : Math.max(z, -CLIP);
+    }
+  }
+}
+
+/** Model input of the frame starting at hop `base`, reading hops up to `newest` (HopHistory semantics). */
+export function assembleLinear(
+  out: Float32Array,
+  hops: Float32Array,
+  base: number,
+  context: readonly ContextSlot[],
+  newest: number,
+): void {
+  const dim = FEATURE_DIM;
+  let o = 0;
+  for (const [from, to] of context) {
+    const n = to - from + 1;
+    for (let i = 0; i < dim; i++) out[o + i] = 0;
+    for (let h = base + from; h <= base + to; h++) {
+      const idx = h < 0 ? 0 : Math.min(h, newest);
+      const src = idx * dim;
+      for (let i = 0; i < dim; i++) out[o + i] = out[o + i]! + hops[src + i]!;
+    }
+    if (n > 1) for (let i = 0; i < dim; i++) out[o + i] = out[o + i]! * (1 / n);
+    o += dim;
+  }
+}
+
+export { HOPS_PER_FRAME };
