@@ -33,6 +33,8 @@ export interface DemoHook {
   avatarId: string | undefined;
   /** Every state change, in order (consecutive repeats collapsed). */
   connectionStates: string[];
+  /** Connection and conversation callbacks interleaved as delivered (`connection:connected`, …; repeats collapsed). */
+  timeline: string[];
   conversationStates: string[];
   errors: Array<{ code: string; message: string }>;
   /** Output level (RMS of the avatar's voice after the volume), now and the peak since reset. */
@@ -62,6 +64,7 @@ const hook: DemoHook = {
   mode: 'sdk',
   avatarId: undefined,
   connectionStates: [],
+  timeline: [],
   conversationStates: [],
   errors: [],
   level: 0,
@@ -105,6 +108,10 @@ function setConversation(state: ConversationState) {
     hook.conversationStates.push(state);
     log.add('state', `conversation → ${state}`);
   }
+}
+
+function record(entry: string) {
+  if (hook.timeline.at(-1) !== entry) hook.timeline.push(entry);
 }
 
 function setRegion(region: string | undefined) {
@@ -242,12 +249,15 @@ async function setup() {
   controller.setVolume(Number($<HTMLInputElement>('volume').value));
   controller.onConnectionState = (state: ConnectionState) => {
     if (view !== current) return;
+    record(`connection:${state}`);
     setConnection(state);
     log.add('state', `connection → ${state}`);
     if (state === 'connected') setRegion(controller.session?.endpoint.region);
   };
   controller.onConversationState = (state) => {
-    if (view === current) setConversation(state);
+    if (view !== current) return;
+    record(`conversation:${state}`);
+    setConversation(state);
   };
   controller.onError = (error) => {
     if (view === current) reportError(error);
@@ -354,7 +364,7 @@ async function toggleMicrophone() {
     mic.stop();
     mic = undefined;
     button.classList.remove('live');
-    button.textContent = '🎙 Microphone';
+    button.textContent = '◉ Microphone';
     log.add('audio', 'microphone off');
     return;
   }

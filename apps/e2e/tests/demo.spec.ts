@@ -1,0 +1,291 @@
+/**
+ * The demo as a new user meets it, against the real stack: the driving service as two regions
+ * (two processes), the token server, the Host-mode relay example and the demo page, all on free
+ * loopback ports (apps/demo/server/stack.ts, the same code `pnpm start` runs).
+ *
+ * Tests run in order on one page (serial), so the asset cache and the connection carry over the
+ * way they would for a user; the region-fallback test kills the primary and so comes last.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Stack, startStack } from '@avatar-drive/demo/stack';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type DemoState, mouthDiff, mouthShot, readState, sampleWhile, waitForState } from './page-helpers.ts';
+
+const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
+
+let stack: Stack;
+let context: BrowserContext;
+let page: Page;
+let workDir: string;
+const stackLog: string[] = [];
+
+// Tests run in file order in one worker; each makes sure the page is where it needs it, so a
+// failure (which restarts the worker and the stack) does not take the later tests with it.
+
+test.beforeAll(async ({ browser }) => {
+  workDir = mkdtempSync(join(tmpdir(), 'avatar-drive-e2e-'));
+  stack = await startStack({
+    devCredentials: join(workDir, 'dev-credentials.json'),
+    tokenRateLimit: 0,
+    log: (name, line) => stackLog.push(`${name} ${line}`),
+  });
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('pageerror', (error) => stackLog.push(`page error: ${error.message}`));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await stack?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+test.afterEach(async ({}, info) => {
+  if (info.status !== info.expectedStatus) {
+    await info.attach('stack.log', { body: stackLog.slice(-200).join('\n'), contentType: 'text/plain' });
+    if (page) await info.attach('page.png', { body: await page.screenshot(), contentType: 'image/png' });
+  }
+});
+
+async function openDemo(query = '') {
+  await page.goto(`${stack.url}${query}`);
+  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 90_000 });
+}
+
+/** Opens the demo unless it is open, and switches to `mode`. */
+async function ensureDemo(mode: 'sdk' | 'host') {
+  if (!page.url().startsWith(stack.url)) {
+    await openDemo(`?mode=${mode}`);
+    return;
+  }
+  if ((await readState(page)).mode === mode) return;
+  await page.getByTestId(`mode-${mode}`).click();
+  await page.waitForFunction((m) => window.__demo.mode === m && window.__demo.firstRendering, mode, {
+    timeout: 90_000,
+  });
+}
+
+async function mintToken(expireAt: number): Promise<string> {
+  const { apiKey } = JSON.parse(readFileSync(join(workDir, 'dev-credentials.json'), 'utf8')) as { apiKey: string };
+  const response = await fetch(`${stack.consoles.backup}/v1/console/session-tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ expireAt }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { sessionToken: string }).sessionToken;
+}
+
+/** Answers the page's token requests with `token` (a token server gone wrong). */
+async function serveToken(token: string) {
+  await page.route(stack.config.tokenUrl, (route) => {
+    const cors = {
+      'access-control-allow-origin': new URL(stack.url).origin,
+      'access-control-allow-headers': 'content-type',
+      'access-control-allow-methods': 'POST',
+    };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    return route.fulfill({ status: 200, headers: cors, json: { sessionToken: token, appId: stack.appId } });
+  });
+}
+
+test('SDK mode: a sample plays with moving lips; states in order; the mouth closes after', async () => {
+  await openDemo('?mode=sdk');
+  expect(await readState(page)).toMatchObject({ mode: 'sdk', connection: 'disconnected', conversation: 'idle' });
+  await expect(page.getByTestId('progress-bar')).toHaveAttribute('style', /width: 100%/);
+  const closed = await mouthShot(page);
+
+  await page.getByTestId('sample-hello').click();
+  await waitForState(page, (s) => s.conversation === 'playing', 60_000);
+  const speaking = await sampleWhile(page, (s) => s.conversation === 'playing', 4, 400);
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+
+  const state = await readState(page);
+  expect(state.timeline).toEqual(
+    expect.arrayContaining(['connection:connecting', 'connection:connected', 'conversation:idle']),
+  );
+  const order = ['connection:connecting', 'connection:connected', 'conversation:idle', 'conversation:playing', 'conversation:idle'];
+  expect(isSubsequence(order, state.timeline), `timeline ${state.timeline.join(' → ')}`).toBe(true);
+  expect(state.region).toBe(stack.config.primaryRegion);
+  // Audio reached the output (after the volume) and the jaw followed it.
+  expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
+  expect(Math.max(...speaking.map((s) => s.jawOpen)), 'jawOpen while playing').toBeGreaterThan(0.08);
+  const speakingDiffs = await Promise.all(speaking.map((s) => mouthDiff(page, closed, s.shot)));
+  const moving = Math.max(...speakingDiffs);
+  expect(moving, 'mouth region differs while speaking').toBeGreaterThan(2);
+
+  // After the transition back to idle (40 frames), the mouth is closed again.
+  await page.waitForTimeout(2000);
+  const after = await readState(page);
+  expect(after.jawOpen).toBeLessThan(0.03);
+  const restDiff = await mouthDiff(page, closed, await mouthShot(page));
+  expect(restDiff, `mouth at rest (${restDiff.toFixed(2)}) vs speaking (${moving.toFixed(2)})`).toBeLessThan(
+    moving / 2,
+  );
+  await expect(page.getByTestId('latency')).toBeVisible();
+});
+
+test('interrupt stops audio and animation at once', async () => {
+  await ensureDemo('sdk');
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('sample-weather').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.level > 0.005 && s.jawOpen > 0.02, 60_000);
+  // Click and watch in the page, so the measurement does not include round trips to the test.
+  const result = await page.evaluate(async () => {
+    const d = window.__demo;
+    (document.querySelector('[data-testid=interrupt]') as HTMLButtonElement).click();
+    const t0 = performance.now();
+    const stateAtClick = d.conversationStates.at(-1);
+    while (performance.now() - t0 < 3000) {
+      await new Promise((r) => setTimeout(r, 10));
+      if (d.conversationStates.at(-1) === 'idle' && d.level < 0.001 && d.jawOpen < 0.02) {
+        return { stateAtClick, ms: performance.now() - t0, level: d.level, jaw: d.jawOpen };
+      }
+    }
+    return { stateAtClick, ms: Number.POSITIVE_INFINITY, level: d.level, jaw: d.jawOpen };
+  });
+  test.info().annotations.push({ type: 'interrupt → silent, mouth still', description: `${result.ms.toFixed(0)} ms` });
+  expect(result.stateAtClick).toBe('playing');
+  expect(result.ms, `silent and still after interrupt (level ${result.level}, jaw ${result.jaw})`).toBeLessThan(
+    3000,
+  );
+  // And it stays that way: nothing of the interrupted utterance plays later.
+  const later = await sampleWhile(page, () => true, 4, 250);
+  for (const s of later) {
+    expect(s.conversation).toBe('idle');
+    expect(s.level).toBeLessThan(0.001);
+  }
+});
+
+test('pause holds audio and animation; resume continues', async () => {
+  await ensureDemo('sdk');
+  await page.getByTestId('sample-support').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.level > 0.005, 60_000);
+  await page.getByTestId('pause').click();
+  await waitForState(page, (s) => s.conversation === 'paused' && s.level < 0.001, 10_000);
+  await expect(page.getByTestId('pause')).toHaveText(/Resume/);
+  const held = await sampleWhile(page, () => true, 4, 250);
+  for (const s of held) {
+    expect(s.conversation).toBe('paused');
+    expect(s.level).toBeLessThan(0.001);
+  }
+  // The speech pose is held, not dropped: the jaw stays where it was.
+  const jaws = held.map((s) => s.jawOpen);
+  expect(Math.max(...jaws) - Math.min(...jaws)).toBeLessThan(0.01);
+
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('pause').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.peakLevel > 0.005, 10_000);
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+});
+
+test('Host mode: the example relay server drives the avatar', async () => {
+  await ensureDemo('host');
+  await expect(page.getByTestId('connection-state')).toHaveText('relay: open');
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('relay-speak').click();
+  await waitForState(page, (s) => s.conversation === 'playing', 60_000);
+  const speaking = await sampleWhile(page, (s) => s.conversation === 'playing', 4, 400);
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+  const state = await readState(page);
+  expect(state.peakLevel).toBeGreaterThan(0.01);
+  expect(Math.max(...speaking.map((s) => s.jawOpen))).toBeGreaterThan(0.08);
+  expect(state.errors).toEqual([]);
+  // Host mode never opens an ingress connection from the page.
+  expect(state.timeline.filter((t) => t.startsWith('connection:'))).toEqual([]);
+});
+
+test('an expired token and a reused token are refused, and the page says why', async () => {
+  await ensureDemo('sdk');
+
+  // Expired: minted for one second, used after it ran out.
+  const expired = await mintToken(Math.floor(Date.now() / 1000) + 1);
+  await page.waitForTimeout(2100);
+  await serveToken(expired);
+  await page.getByTestId('sample-hello').click();
+  await expect(page.getByTestId('error')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#error-code')).toHaveText('sessionTokenExpired', { timeout: 60_000 });
+  await expect(page.locator('#error-message')).toContainText(/expired/i);
+  expect((await readState(page)).connection).toBe('failed');
+  await page.unroute(stack.config.tokenUrl);
+
+  // Reused: the page connects with a real token, then gets the same one again.
+  let used: string | undefined;
+  await page.route(stack.config.tokenUrl, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { sessionToken: string };
+    used ??= body.sessionToken;
+    await route.fulfill({ response, json: body });
+  });
+  await page.getByTestId('sample-numbers').click();
+  await waitForState(page, (s) => s.connection === 'connected', 60_000);
+  await page.getByTestId('interrupt').click();
+  await page.unroute(stack.config.tokenUrl);
+  expect(used).toBeDefined();
+  // Another avatar: a new view, a new connection, the same token.
+  await serveToken(used!);
+  await page.locator('[data-avatar]:not([aria-checked="true"])').first().click();
+  await page.waitForFunction(() => window.__demo.firstRendering && window.__demo.connectionStates.length === 1, null, {
+    timeout: 90_000,
+  });
+  await page.getByTestId('sample-hello').click();
+  await expect(page.locator('#error-message')).toContainText(/already used/i, { timeout: 60_000 });
+  expect((await readState(page)).connection).toBe('failed');
+  await page.unroute(stack.config.tokenUrl);
+});
+
+test('a reload takes the avatar from the asset cache (no asset download)', async () => {
+  await ensureDemo('sdk');
+  const assetRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/v1\/console\/avatars\/[^/?]+\/assets\//.test(request.url())) assetRequests.push(request.url());
+  });
+  await page.reload();
+  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 90_000 });
+  expect(assetRequests).toEqual([]);
+  expect((await readState(page)).downloadedBytes).toBe(0);
+  await expect(page.getByTestId('log')).toContainText('from the asset cache');
+});
+
+test('the primary region dies mid-page: the next connection uses the backup region', async () => {
+  await ensureDemo('sdk');
+  await page.getByTestId('sample-numbers').click();
+  await waitForState(page, (s) => s.connection === 'connected' && s.conversation === 'playing', 60_000);
+  expect((await readState(page)).region).toBe(stack.config.primaryRegion);
+  await page.getByTestId('interrupt').click();
+
+  await stack.kill('primary');
+  await waitForState(page, (s) => s.connection === 'failed', 30_000);
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('sample-hello').click();
+  await waitForState(page, (s) => s.connection === 'connected' && s.conversation === 'playing', 60_000);
+  const state = await readState(page);
+  expect(state.region).toBe(stack.config.backupRegion);
+  await expect(page.getByTestId('region')).toHaveText(stack.config.backupRegion);
+  await waitForState(page, (s) => s.peakLevel > 0.005, 30_000);
+  await page.getByTestId('interrupt').click();
+});
+
+test('screenshots of the demo (docs/images when UPDATE_DOC_SCREENSHOTS=1)', async () => {
+  const out = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'images') : test.info().outputDir;
+  mkdirSync(out, { recursive: true });
+  await ensureDemo('sdk');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('sample-weather').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.jawOpen > 0.15, 60_000);
+  writeFileSync(join(out, 'demo.png'), await page.screenshot());
+  await page.getByTestId('interrupt').click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(500);
+  writeFileSync(join(out, 'demo-phone.png'), await page.screenshot());
+});
+
+function isSubsequence(needle: readonly string[], haystack: readonly string[]): boolean {
+  let i = 0;
+  for (const item of haystack) if (item === needle[i]) i++;
+  return i === needle.length;
+}
+
+export type { DemoState };
