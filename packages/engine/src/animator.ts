@@ -3,7 +3,7 @@
  * against the noise floor, lag-free viseme smoothing, mouth blendshapes, jaw rotation, and the
  * expressive (head, eyes, brows) layer.
  */
-import { ARKIT_INDEX, type DriveFrame, FRAME_LAYOUT, VISEMES } from '@avatar-drive/core';
+import { ARKIT_INDEX, createDriveFrame, type DriveFrame, VISEMES } from '@avatar-drive/core';
 import { ExpressiveMotion } from './expressive-motion.js';
 import { mixMouth } from './mouth-shapes.js';
 
@@ -88,7 +88,7 @@ export class FrameAnimator {
     acoustics: FrameAcoustics,
     upcoming: { posteriors: Float32Array; acoustics: FrameAcoustics } | null = null,
   ): DriveFrame {
-    const frame = allocateFrame(index);
+    const frame = createDriveFrame(index);
     const activity = speechActivity(acoustics);
     const gated = this.gated;
     let speech = 0;
@@ -122,41 +122,4 @@ export class FrameAnimator {
     this.expressive.step({ activity, relativeEnergy, f0: acoustics.f0 }, frame);
     return frame;
   }
-}
-
-const FIELDS = [
-  'visemes',
-  'expression',
-  'jawPose',
-  'rotation',
-  'neckPose',
-  'eyePose',
-  'eyeLid',
-  'translation',
-] as const;
-const FRAME_FLOATS = FIELDS.reduce((n, field) => n + FRAME_LAYOUT[field], 0);
-
-/**
- * A zeroed frame whose fields are views into one Float32Array: one backing store per frame instead
- * of eight (frames are the only thing the hot path allocates).
- */
-function allocateFrame(index: number): DriveFrame {
-  const data = new Float32Array(FRAME_FLOATS);
-  let at = 0;
-  const view = (n: number) => {
-    const start = at;
-    at += n;
-    return data.subarray(start, at);
-  };
-  return {
-    index,
-    visemes: view(FRAME_LAYOUT.visemes),
-    expression: view(FRAME_LAYOUT.expression),
-    jawPose: view(FRAME_LAYOUT.jawPose),
-    rotation: view(FRAME_LAYOUT.rotation),
-    neckPose: view(FRAME_LAYOUT.neckPose),
-    eyePose: view(FRAME_LAYOUT.eyePose),
-    eyeLid: view(FRAME_LAYOUT.eyeLid),
-    translation: view(FRAME_LAYOUT.translation),
-  };
 }

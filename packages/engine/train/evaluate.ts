@@ -60,6 +60,8 @@ export interface EvaluationReport {
   silenceActivity: number;
   /** Accuracy per `condition` of the label files. */
   byCondition: Record<string, number>;
+  /** Accuracy per voice (variant suffix dropped). */
+  byVoice: Record<string, number>;
 }
 
 function pearson(a: number[], b: number[]): number {
@@ -94,6 +96,7 @@ export function evaluateCorpus(
   const jawTruth: number[] = [];
   const jawGuess: number[] = [];
   const conditions: Record<string, [number, number]> = {};
+  const voices: Record<string, [number, number]> = {};
   for (const id of ids) {
     const u = readUtterance(dir, id);
     if (!isSupportedSampleRate(u.sampleRate)) continue;
@@ -108,6 +111,8 @@ export function evaluateCorpus(
     out.push(...driver.end());
     const condition = String(u.meta.condition ?? 'all');
     conditions[condition] ??= [0, 0];
+    const voice = String(u.meta.voice ?? 'unknown').split('+')[0]!;
+    voices[voice] ??= [0, 0];
     const open = out.map((f) => OPENNESS[VISEMES[visemeAt(u.phones, f.index * 0.04 + 0.02)]!]!);
     for (const f of out) {
       const truth = visemeAt(u.phones, f.index * 0.04 + 0.02);
@@ -127,9 +132,11 @@ export function evaluateCorpus(
       for (let v = 1; v < VISEMES.length; v++) if (f.visemes[v]! > f.visemes[guess]!) guess = v;
       frames++;
       conditions[condition]![1]++;
+      voices[voice]![1]++;
       if (truth === guess) {
         correct++;
         conditions[condition]![0]++;
+        voices[voice]![0]++;
       }
       if (GROUP_OF[truth] === GROUP_OF[guess]) groupCorrect++;
       if (truth === 0) {
@@ -161,6 +168,7 @@ export function evaluateCorpus(
     closureRecall: r(closed, closures),
     silenceActivity: r(silentActive, silentFrames),
     byCondition: Object.fromEntries(Object.entries(conditions).map(([k, [c, n]]) => [k, r(c, n)])),
+    byVoice: Object.fromEntries(Object.entries(voices).map(([k, [c, n]]) => [k, r(c, n)])),
   };
 }
 

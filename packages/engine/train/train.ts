@@ -3,9 +3,9 @@
  * extracts features with the runtime's own code, trains the viseme MLP and writes
  * weights/lipsync.bin (then reports accuracy on the dev corpus when one exists).
  *
- * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/engine/train or /work/data/engine/train),
- * --dev <dir>, --skip-generate, --epochs N, --hidden a,b, --max-utterances N, --variants N,
- * --seed N, --out <file>.
+ * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/train, AVATAR_DRIVE_DATA defaulting to packages/engine/.data),
+ * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
+ * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -36,16 +36,19 @@ function arg(name: string): string | undefined {
 }
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
-const dataRoot = process.env.AVATAR_DRIVE_DATA ?? '/work/data';
-const trainDir = resolve(arg('data') ?? join(dataRoot, 'engine', 'train'));
-const devDir = resolve(arg('dev') ?? join(dataRoot, 'engine', 'dev'));
+// Corpora live outside git: $AVATAR_DRIVE_DATA (holding train/ and dev/), by default packages/engine/.data.
+const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(packageDir, '.data');
+const trainDir = resolve(arg('data') ?? join(dataRoot, 'train'));
+const devDir = resolve(arg('dev') ?? join(dataRoot, 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
-const epochs = Number(arg('epochs') ?? 12);
+const epochs = Number(arg('epochs') ?? 8);
 const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
 const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
-const maxSeconds = Number(arg('max-train-seconds') ?? 900);
+/** Utterances to generate (default: the generator's own, 3000). */
+const count = arg('count');
+const maxSeconds = Number(arg('max-train-seconds') ?? 1500);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
 const MODEL_LOOKAHEAD = 1;
@@ -77,7 +80,16 @@ function generate(): void {
   log(`generating the training corpus into ${trainDir}`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', generator, '--split', 'train', '--out', trainDir],
+    [
+      '--import',
+      'tsx',
+      generator,
+      '--split',
+      'train',
+      '--out',
+      trainDir,
+      ...(count ? ['--count', count] : []),
+    ],
     { stdio: 'inherit', cwd: packageDir },
   );
   if (result.status !== 0) throw new Error(`corpus generation failed (exit ${result.status})`);

@@ -245,14 +245,23 @@ export class Resampler {
     const { up, down, taps, half, phases, coeffs } = this.#k;
     // Total outputs for the whole stream: those centred before the end of input.
     const total = final ? Math.ceil((this.#inputCount * up) / down) : Number.POSITIVE_INFINITY;
-    const out: number[] = [];
     const buf = this.#buf;
     const start = this.#bufStart;
     const available = this.#inputCount;
-    while (this.#outputCount < total) {
+    // Hot loop on locals and a preallocated output: at most this many outputs are ready now.
+    const bound = Math.min(
+      total - this.#outputCount,
+      Math.ceil(((available - this.#pos + 1) * up) / down) + 1,
+    );
+    const out = new Float32Array(Math.max(0, bound));
+    let produced = 0;
+    let pos = this.#pos;
+    let phase = this.#phase;
+    const quantised = phases !== up;
+    while (produced < bound) {
       // With quantised phases, a phase that rounds up to a whole sample moves the centre on by one.
-      let q = phases === up ? this.#phase : Math.round((this.#phase * phases) / up);
-      let centre = this.#pos;
+      let q = quantised ? Math.round((phase * phases) / up) : phase;
+      let centre = pos;
       if (q === phases) {
         q = 0;
         centre++;
@@ -271,12 +280,14 @@ export class Resampler {
           acc += buf[idx - start]! * coeffs[base + t]!;
         }
       }
-      out.push(acc);
-      this.#outputCount++;
-      const advance = this.#phase + down;
-      this.#pos += Math.floor(advance / up);
-      this.#phase = advance % up;
+      out[produced++] = acc;
+      const advance = phase + down;
+      pos += Math.floor(advance / up);
+      phase = advance % up;
     }
+    this.#pos = pos;
+    this.#phase = phase;
+    this.#outputCount += produced;
     // Drop input no future output can reach.
     const keepFrom = Math.max(start, Math.min(this.#pos - half, available));
     const drop = keepFrom - start;
@@ -285,7 +296,7 @@ export class Resampler {
       this.#bufLen -= drop;
       this.#bufStart = keepFrom;
     }
-    return Float32Array.from(out);
+    return produced === out.length ? out : out.subarray(0, produced);
   }
 }
 
