@@ -220,7 +220,7 @@ async function startService(mode: Mode): Promise<Service> {
     args.push('--processes', values.workers!, '--redis-url', redis.url);
   }
   if (values['engine-module']) args.push('--engine-module', values['engine-module']);
-  const child = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
@@ -232,6 +232,7 @@ async function startService(mode: Mode): Promise<Service> {
       AVATAR_DRIVE_TOKEN_RATE_LIMIT: '1000000',
     },
   });
+  process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -366,12 +367,18 @@ class BenchClient {
 }
 
 async function mint(service: Service): Promise<string> {
-  const r = await fetch(`${service.url}/v1/console/session-tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-    body: JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 3600 }),
-  });
-  return ((await r.json()) as { sessionToken: string }).sessionToken;
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(`${service.url}/v1/console/session-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+      body: JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 3600 }),
+    });
+    const body = (await r.json()) as { sessionToken?: string };
+    if (r.status === 200 && body.sessionToken) return body.sessionToken;
+    // A process that just started may not reach Redis yet (503): retry briefly.
+    if (attempt >= 20) throw new Error(`minting a token failed: HTTP ${r.status} ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 function percentile(values: number[], p: number): number {

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
 import type { ServiceLimits } from './limits.js';
@@ -54,7 +55,7 @@ export const USAGE = `avatar-drive-service [options]
                                   AVATAR_DRIVE_APPS: JSON array of apps
                                   AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
   --redis-url URL                 REDIS_URL (shared store; in-memory when unset)
-  --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default packages/avatars/dist)
+  --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
@@ -151,7 +152,7 @@ export async function resolveConfig(
     signingKey = decodeSigningKey(signingKeyText);
   }
 
-  const defaultAvatars = join(root, 'packages/avatars/dist');
+  const defaultAvatars = builtInAvatarsDir();
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvatarCatalog } from '../src/avatars/avatar-catalog.js';
 import type { RunningService } from '../src/service.js';
 import type { Json } from './support/harness.js';
+
 import {
   API_KEY,
   APP_ID,
@@ -134,5 +135,30 @@ describe('GET /v1/console/avatars', () => {
       headers: { 'x-app-id': APP_ID },
     });
     expect(stale.status).toBe(404);
+  });
+});
+
+describe('built-in avatars (@avatar-drive/avatars, built by `pnpm build`)', () => {
+  it('are served from the default avatars directory with their manifest fields', async () => {
+    const { builtInAvatarsDir } = await import('@avatar-drive/avatars/node');
+    const catalog = await AvatarCatalog.load(builtInAvatarsDir());
+    expect(catalog.problems, 'run `pnpm build` to build packages/avatars').toEqual([]);
+    expect(catalog.size).toBeGreaterThanOrEqual(2);
+    for (const avatar of catalog.list()) {
+      expect(avatar.morphTargets.arkit).toBe(52);
+      expect(avatar.extra.camera).toBeDefined();
+    }
+  });
+
+  it('the manifest carries the avatars-package shape with an absolute model URI', async () => {
+    const one = (await (
+      await fetch(`${service.url}/v1/console/avatars/viseme-head?appId=${APP_ID}`)
+    ).json()) as Json;
+    expect(one.model).toEqual({
+      uri: one.assets[0].url,
+      format: 'glb',
+      bytes: one.assets[0].size,
+      sha256: one.assets[0].sha256,
+    });
   });
 });

@@ -102,7 +102,14 @@ export async function loadDriverFactory(
   specifier: string,
   exportName = 'createDriver',
 ): Promise<DriverFactory> {
-  const mod = (await import(specifier)) as Record<string, unknown>;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(specifier)) as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(
+      `Cannot load the engine module ${specifier} (${(error as Error).message}). Build the workspace (pnpm build) or pass --engine-module with a module exporting ${exportName}.`,
+    );
+  }
   const factory = mod[exportName];
   if (typeof factory !== 'function') {
     throw new Error(`Engine module ${specifier} has no function export "${exportName}".`);

@@ -91,23 +91,28 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
   };
 
   const origin = (request: FastifyRequest) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
-  const manifest = (avatar: Avatar, base: string) => ({
-    ...avatar.extra,
-    id: avatar.id,
-    name: avatar.name,
-    rig: avatar.rig,
-    morphTargets: avatar.morphTargets,
-    assets: [
-      {
-        kind: 'model',
-        name: avatar.model.name,
-        url: `${base}/v1/console/avatars/${encodeURIComponent(avatar.id)}/assets/${avatar.model.sha256}/${avatar.model.name}`,
-        contentType: avatar.model.contentType,
-        sha256: avatar.model.sha256,
-        size: avatar.model.size,
-      },
-    ],
-  });
+  const manifest = (avatar: Avatar, base: string) => {
+    const url = `${base}/v1/console/avatars/${encodeURIComponent(avatar.id)}/assets/${avatar.model.sha256}/${avatar.model.name}`;
+    return {
+      ...avatar.extra,
+      id: avatar.id,
+      name: avatar.name,
+      rig: avatar.rig,
+      morphTargets: avatar.morphTargets,
+      // The @avatar-drive/avatars manifest shape, with the model's URI made absolute.
+      model: { uri: url, format: 'glb', bytes: avatar.model.size, sha256: avatar.model.sha256 },
+      assets: [
+        {
+          kind: 'model',
+          name: avatar.model.name,
+          url,
+          contentType: avatar.model.contentType,
+          sha256: avatar.model.sha256,
+          size: avatar.model.size,
+        },
+      ],
+    };
+  };
 
   app.get(
     '/v1/console/avatars',

@@ -416,8 +416,9 @@ export class DriveSession {
     }
     const engine = this.#engine!;
     if (!request) {
+      // end() already started a new utterance (keeping the speaker adaptation); a preempted
+      // request is reset by #cancel.
       if (this.#current) this.#cancel(this.#current, 'preempted');
-      engine.reset();
       request = { reqId, seq: ++this.#seq, cancelled: false, playback: this.#clock.add(reqId) };
       this.#remember(request);
       this.#current = request;

@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ARKIT_BLENDSHAPES, wire } from '@avatar-drive/core';
+import { createDriver } from '@avatar-drive/engine';
 import { create, fromBinary, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
 import { WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../../src/credentials/api-keys.js';
+import type { DriverFactory } from '../../src/engine/engine-pool.js';
 import type { ServiceLimits } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
 import type { RegionId } from '../../src/regions.js';
@@ -24,9 +26,9 @@ export const SIGNING_KEY = new Uint8Array(randomBytes(32));
 export const AVATAR_ID = 'test-avatar';
 /** The stand-in driver (cheap, with a crash hook) for tests about plumbing, not lip-sync. */
 export const STAND_IN_DRIVER_MODULE = pathToFileURL(join(import.meta.dirname, 'test-driver.ts')).href;
-/** The engine integration tests run: @avatar-drive/engine once it is on main. */
-export const DRIVER_MODULE = STAND_IN_DRIVER_MODULE;
-const driverFactory = createStandInDriver;
+/** The engine integration tests run. */
+export const DRIVER_MODULE = '@avatar-drive/engine';
+const driverFactory: DriverFactory = createDriver;
 
 /** Writes an avatars directory: two good avatars, a broken file, a glTF without ARKit targets. */
 export async function makeAvatarsDir(): Promise<string> {

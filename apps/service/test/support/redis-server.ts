@@ -46,6 +46,10 @@ export class TestRedis {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.#process = child;
+    // Never outlive the test process (a timed-out test skips its cleanup).
+    const reap = () => child.kill('SIGKILL');
+    process.once('exit', reap);
+    child.once('exit', () => process.off('exit', reap));
     let output = '';
     child.stdout!.on('data', (c: Buffer) => {
       output += c.toString();
@@ -56,7 +60,10 @@ export class TestRedis {
     const deadline = Date.now() + 10_000;
     while (!(await ping(this.port))) {
       if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output}`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not start: ${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`redis-server did not start: ${output}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
