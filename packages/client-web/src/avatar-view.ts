@@ -3,7 +3,8 @@
  * idle motion, and shows the speech frames its controller (or another package, through
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
-import { AvatarError, type DriveFrame } from '@avatar-drive/core';
+import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
+import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -11,7 +12,6 @@ import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 import { logger } from './logger.js';
-import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from './morph-binding.js';
 import { requireConfig } from './sdk.js';
 
 /** Options of {@link AvatarView}. */
@@ -24,6 +24,8 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   environmentLighting?: boolean;
   /** Multisample anti-aliasing; default true (turn off on very slow devices). */
   antialias?: boolean;
+  /** Keep the last frame readable (screenshots, `readPixels`); default false (a little faster). */
+  preserveDrawingBuffer?: boolean;
 }
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
@@ -99,6 +101,7 @@ export class AvatarView {
     try {
       this.#renderer = new THREE.WebGLRenderer({
         antialias: options.antialias ?? true,
+        preserveDrawingBuffer: options.preserveDrawingBuffer ?? false,
         alpha: options.background === undefined,
       });
     } catch (cause) {
@@ -284,8 +287,9 @@ export class AvatarView {
         meshes += 1;
         const mapping = mapMorphTargets(mesh.morphTargetDictionary);
         for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.name });
-          if (b.channel.kind === 'arkit' && /jawopen/i.test(b.name)) hasArkitMouth = true;
+          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
+          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen))
+            hasArkitMouth = true;
         }
         if (mapping.bindings.length > 0) {
           // Missing = covered by no mesh.
@@ -317,6 +321,17 @@ export class AvatarView {
           this.#bones.eyeR = pose();
       }
     });
+    // The manifest may name the head and eye nodes (glTF nodes need not be bones).
+    const named = (name: unknown): PoseBone | undefined => {
+      const node = typeof name === 'string' ? model.getObjectByName(name) : undefined;
+      return node ? { bone: node, rest: node.quaternion.clone() } : undefined;
+    };
+    const { headNode, eyeNodes } = this.avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
+    this.#bones.head = named(headNode) ?? this.#bones.head;
+    if (Array.isArray(eyeNodes)) {
+      this.#bones.eyeL = named(eyeNodes[0]) ?? this.#bones.eyeL;
+      this.#bones.eyeR = named(eyeNodes[1]) ?? this.#bones.eyeR;
+    }
     // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.
     this.#targets = hasArkitMouth ? all.filter((t) => t.channel.kind === 'arkit') : all;
     const hasVisemes = this.#targets.some((t) => t.channel.kind === 'viseme');
@@ -392,7 +407,9 @@ export class AvatarView {
   }
 
   #apply(frame: DriveFrame): void {
-    for (const t of this.#targets) t.mesh.morphTargetInfluences![t.index] = channelWeight(t.channel, frame);
+    for (const t of this.#targets) {
+      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
+    }
     const { head, neck, jaw, eyeL, eyeR } = this.#bones;
     if (head) {
       setPose(head, frame.rotation, 0);

@@ -4,6 +4,14 @@
  * @packageDocumentation
  */
 
+/** Morph-target name mapping (from `@avatar-drive/avatars`), re-exported for custom renderers. */
+export {
+  channelWeight,
+  type MorphMapping,
+  mapMorphTargets,
+  type RigChannel,
+  resolveMorphTarget,
+} from '@avatar-drive/avatars';
 export {
   AvatarError,
   type AvatarErrorCode,
@@ -37,13 +45,6 @@ export {
   type WebSocketLike,
 } from './ingress-connection.js';
 export { Logger, type LogLevel } from './logger.js';
-export {
-  channelWeight,
-  type MorphMapping,
-  mapMorphTargets,
-  type RigChannel,
-  resolveMorphTarget,
-} from './morph-binding.js';
 export {
   type AudioSink,
   lerpFrame,

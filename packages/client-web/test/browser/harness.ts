@@ -3,7 +3,7 @@
  * 127.0.0.1:0 (which also forwards console requests to the service, so the page talks to it
  * same-origin), and Chromium launched through playwright-core.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,9 @@ const CHROMIUM_FLAGS = [
 
 /** Where console requests under `/r/<name>/…` (and plain `/v1/…`, to the first) are forwarded. */
 export type ProxyTargets = Map<string, string>;
+
+/** The built-in avatars' build output (packages/avatars/dist), served under `/built-in/<id>/`. */
+export const BUILT_IN_AVATARS_DIR = join(here, '../../../avatars/dist');
 
 export interface PageServer {
   origin: string;
@@ -69,6 +72,14 @@ export async function startPageServer(): Promise<PageServer> {
     requests.push(url);
     if (url === '/' || url.startsWith('/?')) return send(res, 200, 'text/html', HTML);
     if (url === '/page.js') return send(res, 200, 'text/javascript', js);
+    const builtIn = /^\/built-in\/([a-z0-9_-]+)\/(avatar\.glb|manifest\.json)$/.exec(url);
+    if (builtIn) {
+      const file = join(here, '../../../avatars/dist', builtIn[1]!, builtIn[2]!);
+      if (!existsSync(file)) return send(res, 404, 'text/plain', 'not built');
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(readFileSync(file));
+      return;
+    }
     const routed = /^\/r\/([^/]+)(\/v1\/.*)$/.exec(url);
     const target = routed ? targets.get(routed[1]!) : targets.values().next().value;
     const path = routed ? routed[2]! : url;

@@ -2,6 +2,8 @@
  * The browser-test page: exposes client-web (built from source) and measuring helpers on
  * `window.ad` for the tests to drive through `page.evaluate`.
  */
+
+import * as core from '@avatar-drive/core';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import * as sdk from '../../src/index.js';
@@ -164,6 +166,6 @@ const pcm = {
   },
 };
 
-const ad = { ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE };
+const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE };
 (window as unknown as { ad: typeof ad }).ad = ad;
 document.title = 'ready';

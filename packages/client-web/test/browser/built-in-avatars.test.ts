@@ -1,0 +1,124 @@
+// @vitest-environment node
+/**
+ * A built-in avatar (packages/avatars/dist) through AvatarView in real Chromium: every ARKit
+ * target binds (no warning), the manifest's camera frames the face, and jawOpen / mouthFunnel
+ * visibly change the mouth. Writes docs/images/client-web-<id>.png for the README.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BrowserSession,
+  BUILT_IN_AVATARS_DIR,
+  launchChromium,
+  type PageServer,
+  startPageServer,
+} from './harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
+type PageWindow = any;
+
+const IMAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../../docs/images');
+let server: PageServer;
+let chrome: BrowserSession;
+
+beforeAll(async () => {
+  server = await startPageServer();
+  chrome = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+describe('built-in avatars in AvatarView', () => {
+  // One built-in avatar proves the SDK path (the avatars package renders each of them itself).
+  for (const id of ['mika']) {
+    it(`renders ${id} with every ARKit target bound and a mouth that follows the frames`, async () => {
+      expect(existsSync(join(BUILT_IN_AVATARS_DIR, id, 'avatar.glb')), 'run pnpm build first').toBe(true);
+      const page = await chrome.context.newPage();
+      const warnings: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text());
+      });
+      await page.goto(server.origin);
+      await page.waitForFunction(() => document.title === 'ready');
+      const result = await page.evaluate(async (id) => {
+        const { AvatarSDK, Avatar, AvatarView, createDriveFrame } = (window as PageWindow).ad;
+        AvatarSDK.initialize('app', {
+          drivingServiceMode: 'host',
+          audioFormat: { channelCount: 1, sampleRate: 16000 },
+          logLevel: 'warn',
+        });
+        const manifest = await (await fetch(`/built-in/${id}/manifest.json`)).json();
+        const glb = await (await fetch(`/built-in/${id}/avatar.glb`)).arrayBuffer();
+        const avatar = new Avatar(
+          {
+            ...manifest,
+            assets: [{ kind: 'model', name: 'avatar.glb', url: 'avatar.glb', size: glb.byteLength }],
+          },
+          new Map([['avatar.glb', glb]]),
+          0,
+        );
+        const container = document.getElementById('a')!;
+        container.style.width = '360px';
+        container.style.height = '360px';
+        const view = new AvatarView(avatar, container, {
+          background: '#e9edf2',
+          idleMotion: false,
+          preserveDrawingBuffer: true,
+          transitionInFrames: 0,
+          transitionOutFrames: 0,
+        });
+        await view.ready;
+        const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        await frames();
+        const pixels = () => {
+          const gl = view.canvas.getContext('webgl2') as WebGL2RenderingContext;
+          const size = 64; // the face's middle-lower part: the mouth
+          const out = new Uint8Array(size * size * 4);
+          gl.readPixels(
+            view.canvas.width / 2 - size / 2,
+            view.canvas.height * 0.3,
+            size,
+            size,
+            gl.RGBA,
+            gl.UNSIGNED_BYTE,
+            out,
+          );
+          return Array.from(out);
+        };
+        const shots: Record<string, number[]> = {};
+        const influences: Record<string, number | undefined> = {};
+        for (const shape of ['idle', 'jawOpen', 'mouthFunnel']) {
+          const frame = createDriveFrame();
+          const index = (window as PageWindow).ad.ARKIT_BLENDSHAPES.indexOf(shape);
+          if (index >= 0) frame.expression[index] = 1;
+          view.applyFrame(frame);
+          await frames();
+          shots[shape] = pixels();
+          influences[shape] = view.getMorphInfluence(shape === 'idle' ? 'jawOpen' : shape);
+        }
+        const speaking = createDriveFrame();
+        const names = (window as PageWindow).ad.ARKIT_BLENDSHAPES;
+        speaking.expression[names.indexOf('jawOpen')] = 0.45;
+        speaking.expression[names.indexOf('mouthSmileLeft')] = 0.35;
+        speaking.expression[names.indexOf('mouthSmileRight')] = 0.35;
+        view.applyFrame(speaking);
+        await frames();
+        return { shots, influences, size: [view.canvas.width, view.canvas.height] };
+      }, id);
+      const diff = (a: number[], b: number[]) =>
+        a.reduce((n, v, i) => n + (Math.abs(v - b[i]!) > 24 ? 1 : 0), 0) / a.length;
+      expect(warnings.filter((w) => w.includes('morph targets'))).toEqual([]);
+      expect(result.influences).toEqual({ idle: 0, jawOpen: 1, mouthFunnel: 1 });
+      expect(diff(result.shots.idle!, result.shots.jawOpen!)).toBeGreaterThan(0.02);
+      expect(diff(result.shots.jawOpen!, result.shots.mouthFunnel!)).toBeGreaterThan(0.02);
+      mkdirSync(IMAGES, { recursive: true });
+      writeFileSync(join(IMAGES, `client-web-${id}.png`), await page.locator('#a').screenshot());
+      await page.close();
+    });
+  }
+});
