@@ -347,6 +347,11 @@ export class AvatarSession implements AvatarSessionCallbacks {
     return this.#attempts;
   }
 
+  /** Bytes queued on the WebSocket and not yet sent (watch it to pace a fast audio source). */
+  get bufferedAmount(): number {
+    return this.#socket?.bufferedAmount ?? 0;
+  }
+
   /** Callbacks queued and not yet delivered. */
   get pendingCallbacks(): number {
     return this.#queue.pending;

@@ -230,6 +230,11 @@ describe('region fallback and retry policy against real service processes', () =
     await until(() => rec.events.some((e) => e.type === 'animation'));
     await doomed.stop('SIGTERM');
     await until(() => s.state === 'connected' && s.connectionId !== firstId);
+    // The primary (going away) is tried once and fails retryably, then the backup at once.
+    const retries = s.attempts.slice(1);
+    expect(retries.map((a) => a.region)).toEqual(['ap-northeast', 'us-west']);
+    expect(retries[0]!.error?.retryable).toBe(true);
+    expect(retries[1]!.startedAt - retries[0]!.startedAt).toBeLessThan(5000);
     expect(s.region).toBe('us-west');
     expect(rec.states).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     expect(rec.errors).toHaveLength(1);
@@ -249,7 +254,7 @@ describe('region fallback and retry policy against real service processes', () =
     await until(() => rec.events.some((e) => e.type === 'animation' && e.conversationId === next && e.last));
     await s.close();
     expect(rec.closes).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('a 40xx close of an established session (idle timeout 4009) ends it without reconnecting', async () => {
     const idle = await startServiceProcess({
@@ -276,7 +281,7 @@ describe('region fallback and retry policy against real service processes', () =
       control: { type: 'end', reason: 'idleTimeout' },
     });
     await idle.stop();
-  });
+  }, 90_000);
 
   it('close() during a backoff wait ends the session at once', async () => {
     const down = await downEndpoint();

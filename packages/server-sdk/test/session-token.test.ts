@@ -136,5 +136,5 @@ describe('createSessionToken against the real console', () => {
     expect(error.retryable).toBe(false);
     expect(error.details?.retryAfterSeconds).toBeGreaterThan(0);
     await limited.stop();
-  });
+  }, 90_000);
 });

@@ -142,8 +142,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
   const url = await new Promise<string>((resolveUrl, reject) => {
     const deadline = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`service did not start within 30 s:\n${out}`));
-    }, 30_000);
+      reject(new Error(`service did not start within 45 s:\n${out}`));
+    }, 45_000);
     const onData = () => {
       const m = /console API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(out);
       if (m) {
@@ -168,7 +168,12 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
       running.delete(service);
       if (child.exitCode !== null || child.signalCode !== null) return;
       await new Promise<void>((done) => {
-        child.once('exit', () => done());
+        // A service that does not finish its shutdown in 10 s is killed.
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          done();
+        });
         child.kill(signal);
       });
     },
