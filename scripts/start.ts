@@ -30,7 +30,9 @@ function build() {
   if (env.SKIP_BUILD === '1') return;
   const missing = NEEDED.filter((file) => !existsSync(join(REPO_ROOT, file)));
   // turbo caches: a full build is quick when nothing changed, and rebuilds what did.
-  console.log(missing.length ? `Building (missing: ${missing.join(', ')})…` : 'Building (cached where unchanged)…');
+  console.log(
+    missing.length ? `Building (missing: ${missing.join(', ')})…` : 'Building (cached where unchanged)…',
+  );
   const result = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
@@ -75,7 +77,9 @@ async function main() {
     });
   } catch (error) {
     console.error(`\nCould not start: ${(error as Error).message}`);
-    console.error('Is another `pnpm start` running (ports 8710, 8720, 8788, 8790, 5173)? Set the *_PORT variables to move.');
+    console.error(
+      'Is another `pnpm start` running (ports 8710, 8720, 8788, 8790, 5173)? Set the *_PORT variables to move.',
+    );
     process.exit(1);
   }
   if (stopping) return;

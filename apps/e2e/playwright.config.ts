@@ -15,7 +15,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
-    viewport: { width: 1100, height: 720 },
+    viewport: { width: 1000, height: 660 },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: [

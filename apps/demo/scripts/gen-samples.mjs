@@ -9,10 +9,22 @@ const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'public', 'sampl
 
 /** Sentences chosen for varied mouth shapes: open vowels, closures (p/b/m), rounding (o/u), fricatives. */
 export const SAMPLES = [
-  { id: 'hello', voice: 'en-us', text: 'Hello! I am your avatar. Every word you hear moves my lips in time.' },
-  { id: 'weather', voice: 'en-us', text: 'Good morning. Expect bright sunshine, a cool breeze, and maybe a shower by noon.' },
+  {
+    id: 'hello',
+    voice: 'en-us',
+    text: 'Hello! I am your avatar. Every word you hear moves my lips in time.',
+  },
+  {
+    id: 'weather',
+    voice: 'en-us',
+    text: 'Good morning. Expect bright sunshine, a cool breeze, and maybe a shower by noon.',
+  },
   { id: 'numbers', voice: 'en-gb', text: 'One, two, three, four, five. Papa bought a big blue balloon.' },
-  { id: 'support', voice: 'en-us', text: 'Thanks for calling. Your order shipped this morning and should arrive on Thursday.' },
+  {
+    id: 'support',
+    voice: 'en-us',
+    text: 'Thanks for calling. Your order shipped this morning and should arrive on Thursday.',
+  },
 ];
 
 mkdirSync(out, { recursive: true });
@@ -30,6 +42,10 @@ for (const s of SAMPLES) {
 }
 writeFileSync(
   join(out, 'index.json'),
-  `${JSON.stringify(SAMPLES.map(({ id, text }) => ({ id, text, url: `samples/${id}.wav` })), null, 2)}\n`,
+  `${JSON.stringify(
+    SAMPLES.map(({ id, text }) => ({ id, text, url: `samples/${id}.wav` })),
+    null,
+    2,
+  )}\n`,
 );
 console.log(`samples: ${SAMPLES.length} sentences in ${out}`);

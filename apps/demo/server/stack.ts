@@ -115,7 +115,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     children.set('primary', service(PRIMARY, ports.primary));
     await waitForHttp(`${consoles.primary}/readyz`, children.get('primary')!, 'primary');
     children.set('backup', service(BACKUP, ports.backup));
-    const credentials = JSON.parse(await readFile(devCredentials, 'utf8')) as { appId: string; apiKey: string };
+    const credentials = JSON.parse(await readFile(devCredentials, 'utf8')) as {
+      appId: string;
+      apiKey: string;
+    };
     const { appId, apiKey } = credentials;
 
     const avatars = (await (
@@ -237,7 +240,9 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, anySt
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it was ready; see its log.`);
+      throw new Error(
+        `${name} exited (${child.exitCode ?? child.signalCode}) before it was ready; see its log.`,
+      );
     }
     try {
       const response = await fetch(url, { method: anyStatus ? 'GET' : 'GET' });

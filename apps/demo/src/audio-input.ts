@@ -40,7 +40,9 @@ let decoder: AudioContext | undefined;
  * Decodes any audio file the browser understands, then converts it with core: planar channels
  * downmixed to mono, resampled from the decoder's rate to {@link SAMPLE_RATE}, floats to s16.
  */
-export async function decodeFile(file: Blob): Promise<{ pcm: Int16Array; sourceRate: number; channels: number }> {
+export async function decodeFile(
+  file: Blob,
+): Promise<{ pcm: Int16Array; sourceRate: number; channels: number }> {
   decoder ??= new AudioContext();
   const buffer = await decoder.decodeAudioData(await file.arrayBuffer());
   const channels = Array.from({ length: buffer.numberOfChannels }, (_, i) => buffer.getChannelData(i));
@@ -77,7 +79,9 @@ export interface MicCapture {
  * Captures the microphone and calls `onChunk` with ~100 ms of {@link SAMPLE_RATE} s16 PCM at a
  * time (the last call, from `stop()`, carries the rest).
  */
-export async function startMicrophone(onChunk: (pcm: Int16Array, last: boolean) => void): Promise<MicCapture> {
+export async function startMicrophone(
+  onChunk: (pcm: Int16Array, last: boolean) => void,
+): Promise<MicCapture> {
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
   });

@@ -61,7 +61,8 @@ export interface AvatarSummary {
 
 export async function listAvatars(config: DemoConfig): Promise<AvatarSummary[]> {
   const response = await fetch(`/v1/console/avatars?appId=${encodeURIComponent(config.appId)}`);
-  if (!response.ok) throw new Error(`Listing avatars failed: HTTP ${response.status}. Is the service running?`);
+  if (!response.ok)
+    throw new Error(`Listing avatars failed: HTTP ${response.status}. Is the service running?`);
   const body = (await response.json()) as { avatars: AvatarSummary[] };
   return body.avatars;
 }

@@ -13,7 +13,15 @@ import {
   type ConversationState,
 } from '@avatar-drive/client-web';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
-import { decodeFile, listSamples, loadSample, type MicCapture, type Sample, SAMPLE_RATE, startMicrophone } from './audio-input.js';
+import {
+  decodeFile,
+  listSamples,
+  loadSample,
+  type MicCapture,
+  SAMPLE_RATE,
+  type Sample,
+  startMicrophone,
+} from './audio-input.js';
 import {
   type AvatarSummary,
   type DemoConfig,
@@ -40,8 +48,9 @@ export interface DemoHook {
   /** Output level (RMS of the avatar's voice after the volume), now and the peak since reset. */
   level: number;
   peakLevel: number;
-  /** Mouth opening applied to the avatar now (jawOpen influence, 0..1). */
+  /** Mouth opening applied to the avatar now (jawOpen influence, 0..1), and the peak since reset. */
   jawOpen: number;
+  peakJaw: number;
   /** Last measured audio-to-animation offset (ms). */
   syncOffsetMs: number | undefined;
   /** Bytes the last avatar load downloaded (0 = everything from the cache). */
@@ -70,12 +79,14 @@ const hook: DemoHook = {
   level: 0,
   peakLevel: 0,
   jawOpen: 0,
+  peakJaw: 0,
   syncOffsetMs: undefined,
   downloadedBytes: undefined,
   firstRendering: false,
   region: undefined,
   resetPeak() {
     hook.peakLevel = 0;
+    hook.peakJaw = 0;
   },
 };
 window.__demo = hook;
@@ -146,7 +157,6 @@ function renderAvatarChips() {
       const chip = document.createElement('button');
       chip.type = 'button';
       chip.className = 'chip';
-      chip.setAttribute('role', 'radio');
       chip.dataset.avatar = a.id;
       chip.dataset.testid = `avatar-${a.id}`;
       chip.textContent = a.name ?? a.id;
@@ -162,10 +172,10 @@ function renderAvatarChips() {
 
 function renderSelection() {
   for (const chip of $('avatar-list').querySelectorAll<HTMLElement>('[data-avatar]')) {
-    chip.setAttribute('aria-checked', String(chip.dataset.avatar === hook.avatarId));
+    chip.setAttribute('aria-pressed', String(chip.dataset.avatar === hook.avatarId));
   }
   for (const button of document.querySelectorAll<HTMLElement>('[data-mode]')) {
-    button.setAttribute('aria-checked', String(button.dataset.mode === hook.mode));
+    button.setAttribute('aria-pressed', String(button.dataset.mode === hook.mode));
   }
   $('sdk-sources').hidden = hook.mode !== 'sdk';
   $('host-sources').hidden = hook.mode !== 'host';
@@ -293,12 +303,15 @@ function meterLoop() {
   hook.peakLevel = Math.max(hook.peakLevel, rms);
   $('meter-fill').style.transform = `scaleX(${Math.min(1, rms * 4).toFixed(3)})`;
   hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
+  hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
   const sync = view?.controller.getSyncStats();
   if (sync?.offsetMs !== undefined) {
-    smoothedOffset = smoothedOffset === undefined ? sync.offsetMs : smoothedOffset * 0.9 + sync.offsetMs * 0.1;
+    smoothedOffset =
+      smoothedOffset === undefined ? sync.offsetMs : smoothedOffset * 0.9 + sync.offsetMs * 0.1;
     hook.syncOffsetMs = sync.offsetMs;
     $('latency-value').textContent = `${smoothedOffset >= 0 ? '+' : ''}${smoothedOffset.toFixed(1)} ms`;
-    $('latency-detail').textContent = `output latency ${sync.outputLatencyMs.toFixed(0)} ms · stalls ${sync.stalls}`;
+    $('latency-detail').textContent =
+      `output latency ${sync.outputLatencyMs.toFixed(0)} ms · stalls ${sync.stalls}`;
     $('latency').dataset.live = 'true';
   } else {
     smoothedOffset = undefined;
@@ -383,7 +396,10 @@ async function toggleMicrophone() {
       }
     });
   } catch (error) {
-    showError('microphone', `The microphone could not be opened (${(error as Error).message}). Allow access and retry.`);
+    showError(
+      'microphone',
+      `The microphone could not be opened (${(error as Error).message}). Allow access and retry.`,
+    );
     return;
   }
   button.classList.add('live');
@@ -423,7 +439,10 @@ async function relaySpeak() {
   clearError();
   await ensureAudio(current);
   if (relaySocket?.readyState !== WebSocket.OPEN) {
-    showError('connectionFailed', 'The relay server is not connected. Is `pnpm start` running? Reload to retry.');
+    showError(
+      'connectionFailed',
+      'The relay server is not connected. Is `pnpm start` running? Reload to retry.',
+    );
     return;
   }
   relaySocket.send(JSON.stringify({ type: 'speak' }));
@@ -483,7 +502,10 @@ function wire() {
       log.add('audio', `decoded ${file.name}: ${channels} ch, ${sourceRate} Hz → mono ${SAMPLE_RATE} Hz s16`);
       await speak(pcm, file.name);
     } catch (error) {
-      showError('invalidAudio', `${file.name} could not be decoded (${(error as Error).message}). Try a WAV or MP3 file.`);
+      showError(
+        'invalidAudio',
+        `${file.name} could not be decoded (${(error as Error).message}). Try a WAV or MP3 file.`,
+      );
     }
   });
   $('mic-button').addEventListener('click', () => void toggleMicrophone());

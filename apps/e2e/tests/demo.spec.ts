@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Stack, startStack } from '@avatar-drive/demo/stack';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { type DemoState, mouthDiff, mouthShot, readState, sampleWhile, waitForState } from './page-helpers.ts';
+import { mouthDiff, mouthShot, readState, sampleStates, waitForState } from './page-helpers.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -42,6 +42,7 @@ test.afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern for fixtures.
 test.afterEach(async ({}, info) => {
   if (info.status !== info.expectedStatus) {
     await info.attach('stack.log', { body: stackLog.slice(-200).join('\n'), contentType: 'text/plain' });
@@ -68,7 +69,9 @@ async function ensureDemo(mode: 'sdk' | 'host') {
 }
 
 async function mintToken(expireAt: number): Promise<string> {
-  const { apiKey } = JSON.parse(readFileSync(join(workDir, 'dev-credentials.json'), 'utf8')) as { apiKey: string };
+  const { apiKey } = JSON.parse(readFileSync(join(workDir, 'dev-credentials.json'), 'utf8')) as {
+    apiKey: string;
+  };
   const response = await fetch(`${stack.consoles.backup}/v1/console/session-tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
@@ -93,28 +96,40 @@ async function serveToken(token: string) {
 
 test('SDK mode: a sample plays with moving lips; states in order; the mouth closes after', async () => {
   await openDemo('?mode=sdk');
-  expect(await readState(page)).toMatchObject({ mode: 'sdk', connection: 'disconnected', conversation: 'idle' });
+  expect(await readState(page)).toMatchObject({
+    mode: 'sdk',
+    connection: 'disconnected',
+    conversation: 'idle',
+  });
   await expect(page.getByTestId('progress-bar')).toHaveAttribute('style', /width: 100%/);
   const closed = await mouthShot(page);
+  await page.evaluate(() => window.__demo.resetPeak());
 
-  await page.getByTestId('sample-hello').click();
-  await waitForState(page, (s) => s.conversation === 'playing', 60_000);
-  const speaking = await sampleWhile(page, (s) => s.conversation === 'playing', 4, 400);
+  await page.getByTestId('sample-weather').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.peakJaw > 0.05, 60_000);
+  // Mouth screenshots while it speaks (each one is slow on software GL; a few suffice).
+  const speaking: Buffer[] = [];
+  for (let i = 0; i < 4 && (await readState(page)).conversation === 'playing'; i++) {
+    speaking.push(await mouthShot(page));
+  }
   await waitForState(page, (s) => s.conversation === 'idle', 60_000);
 
   const state = await readState(page);
-  expect(state.timeline).toEqual(
-    expect.arrayContaining(['connection:connecting', 'connection:connected', 'conversation:idle']),
-  );
-  const order = ['connection:connecting', 'connection:connected', 'conversation:idle', 'conversation:playing', 'conversation:idle'];
+  const order = [
+    'connection:connecting',
+    'connection:connected',
+    'conversation:idle',
+    'conversation:playing',
+    'conversation:idle',
+  ];
   expect(isSubsequence(order, state.timeline), `timeline ${state.timeline.join(' → ')}`).toBe(true);
   expect(state.region).toBe(stack.config.primaryRegion);
   // Audio reached the output (after the volume) and the jaw followed it.
   expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
-  expect(Math.max(...speaking.map((s) => s.jawOpen)), 'jawOpen while playing').toBeGreaterThan(0.08);
-  const speakingDiffs = await Promise.all(speaking.map((s) => mouthDiff(page, closed, s.shot)));
-  const moving = Math.max(...speakingDiffs);
-  expect(moving, 'mouth region differs while speaking').toBeGreaterThan(2);
+  expect(state.peakJaw, 'peak jawOpen while playing').toBeGreaterThan(0.1);
+  expect(speaking.length, 'mouth screenshots taken while playing').toBeGreaterThan(0);
+  const moving = Math.max(...(await Promise.all(speaking.map((shot) => mouthDiff(page, closed, shot)))));
+  expect(moving, 'mouth region differs while speaking').toBeGreaterThan(1.5);
 
   // After the transition back to idle (40 frames), the mouth is closed again.
   await page.waitForTimeout(2000);
@@ -131,7 +146,11 @@ test('interrupt stops audio and animation at once', async () => {
   await ensureDemo('sdk');
   await page.evaluate(() => window.__demo.resetPeak());
   await page.getByTestId('sample-weather').click();
-  await waitForState(page, (s) => s.conversation === 'playing' && s.level > 0.005 && s.jawOpen > 0.02, 60_000);
+  await waitForState(
+    page,
+    (s) => s.conversation === 'playing' && s.peakLevel > 0.005 && s.peakJaw > 0.05,
+    60_000,
+  );
   // Click and watch in the page, so the measurement does not include round trips to the test.
   const result = await page.evaluate(async () => {
     const d = window.__demo;
@@ -146,13 +165,16 @@ test('interrupt stops audio and animation at once', async () => {
     }
     return { stateAtClick, ms: Number.POSITIVE_INFINITY, level: d.level, jaw: d.jawOpen };
   });
-  test.info().annotations.push({ type: 'interrupt → silent, mouth still', description: `${result.ms.toFixed(0)} ms` });
+  test
+    .info()
+    .annotations.push({ type: 'interrupt → silent, mouth still', description: `${result.ms.toFixed(0)} ms` });
   expect(result.stateAtClick).toBe('playing');
-  expect(result.ms, `silent and still after interrupt (level ${result.level}, jaw ${result.jaw})`).toBeLessThan(
-    3000,
-  );
+  expect(
+    result.ms,
+    `silent and still after interrupt (level ${result.level}, jaw ${result.jaw})`,
+  ).toBeLessThan(3000);
   // And it stays that way: nothing of the interrupted utterance plays later.
-  const later = await sampleWhile(page, () => true, 4, 250);
+  const later = await sampleStates(page, 4, 250);
   for (const s of later) {
     expect(s.conversation).toBe('idle');
     expect(s.level).toBeLessThan(0.001);
@@ -161,12 +183,13 @@ test('interrupt stops audio and animation at once', async () => {
 
 test('pause holds audio and animation; resume continues', async () => {
   await ensureDemo('sdk');
+  await page.evaluate(() => window.__demo.resetPeak());
   await page.getByTestId('sample-support').click();
-  await waitForState(page, (s) => s.conversation === 'playing' && s.level > 0.005, 60_000);
+  await waitForState(page, (s) => s.conversation === 'playing' && s.peakLevel > 0.005, 60_000);
   await page.getByTestId('pause').click();
   await waitForState(page, (s) => s.conversation === 'paused' && s.level < 0.001, 10_000);
   await expect(page.getByTestId('pause')).toHaveText(/Resume/);
-  const held = await sampleWhile(page, () => true, 4, 250);
+  const held = await sampleStates(page, 4, 250);
   for (const s of held) {
     expect(s.conversation).toBe('paused');
     expect(s.level).toBeLessThan(0.001);
@@ -178,7 +201,8 @@ test('pause holds audio and animation; resume continues', async () => {
   await page.evaluate(() => window.__demo.resetPeak());
   await page.getByTestId('pause').click();
   await waitForState(page, (s) => s.conversation === 'playing' && s.peakLevel > 0.005, 10_000);
-  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+  await page.getByTestId('interrupt').click();
+  await waitForState(page, (s) => s.conversation === 'idle', 10_000);
 });
 
 test('Host mode: the example relay server drives the avatar', async () => {
@@ -187,11 +211,10 @@ test('Host mode: the example relay server drives the avatar', async () => {
   await page.evaluate(() => window.__demo.resetPeak());
   await page.getByTestId('relay-speak').click();
   await waitForState(page, (s) => s.conversation === 'playing', 60_000);
-  const speaking = await sampleWhile(page, (s) => s.conversation === 'playing', 4, 400);
   await waitForState(page, (s) => s.conversation === 'idle', 60_000);
   const state = await readState(page);
   expect(state.peakLevel).toBeGreaterThan(0.01);
-  expect(Math.max(...speaking.map((s) => s.jawOpen))).toBeGreaterThan(0.08);
+  expect(state.peakJaw).toBeGreaterThan(0.1);
   expect(state.errors).toEqual([]);
   // Host mode never opens an ingress connection from the page.
   expect(state.timeline.filter((t) => t.startsWith('connection:'))).toEqual([]);
@@ -226,10 +249,14 @@ test('an expired token and a reused token are refused, and the page says why', a
   expect(used).toBeDefined();
   // Another avatar: a new view, a new connection, the same token.
   await serveToken(used!);
-  await page.locator('[data-avatar]:not([aria-checked="true"])').first().click();
-  await page.waitForFunction(() => window.__demo.firstRendering && window.__demo.connectionStates.length === 1, null, {
-    timeout: 90_000,
-  });
+  await page.locator('[data-avatar]:not([aria-pressed="true"])').first().click();
+  await page.waitForFunction(
+    () => window.__demo.firstRendering && window.__demo.connectionStates.length === 1,
+    null,
+    {
+      timeout: 90_000,
+    },
+  );
   await page.getByTestId('sample-hello').click();
   await expect(page.locator('#error-message')).toContainText(/already used/i, { timeout: 60_000 });
   expect((await readState(page)).connection).toBe('failed');
@@ -269,12 +296,14 @@ test('the primary region dies mid-page: the next connection uses the backup regi
 });
 
 test('screenshots of the demo (docs/images when UPDATE_DOC_SCREENSHOTS=1)', async () => {
-  const out = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'images') : test.info().outputDir;
+  const out =
+    process.env.UPDATE_DOC_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'images') : test.info().outputDir;
   mkdirSync(out, { recursive: true });
   await ensureDemo('sdk');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByTestId('sample-weather').click();
-  await waitForState(page, (s) => s.conversation === 'playing' && s.jawOpen > 0.15, 60_000);
+  await page.evaluate(() => window.__demo.resetPeak());
+  await waitForState(page, (s) => s.conversation === 'playing' && s.peakJaw > 0.15, 60_000);
   writeFileSync(join(out, 'demo.png'), await page.screenshot());
   await page.getByTestId('interrupt').click();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -287,5 +316,3 @@ function isSubsequence(needle: readonly string[], haystack: readonly string[]): 
   for (const item of haystack) if (item === needle[i]) i++;
   return i === needle.length;
 }
-
-export type { DemoState };

@@ -11,6 +11,7 @@ export interface DemoState {
   level: number;
   peakLevel: number;
   jawOpen: number;
+  peakJaw: number;
   downloadedBytes: number | undefined;
   errors: Array<{ code: string; message: string }>;
 }
@@ -27,6 +28,7 @@ export async function readState(page: Page): Promise<DemoState> {
       level: d.level,
       peakLevel: d.peakLevel,
       jawOpen: d.jawOpen,
+      peakJaw: d.peakJaw,
       downloadedBytes: d.downloadedBytes,
       errors: [...d.errors],
     };
@@ -43,7 +45,9 @@ export async function waitForState(
   let state = await readState(page);
   while (!predicate(state)) {
     if (Date.now() > deadline) {
-      throw new Error(`The page did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(state)}`);
+      throw new Error(
+        `The page did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(state)}`,
+      );
     }
     await page.waitForTimeout(100);
     state = await readState(page);
@@ -51,22 +55,14 @@ export async function waitForState(
   return state;
 }
 
-/** Up to `count` samples (state + mouth screenshot), `intervalMs` apart, while `predicate` holds. */
-export async function sampleWhile(
-  page: Page,
-  predicate: (state: DemoState) => boolean,
-  count: number,
-  intervalMs: number,
-): Promise<Array<DemoState & { shot: Buffer }>> {
-  const samples: Array<DemoState & { shot: Buffer }> = [];
+/** `count` readings of the page state, `intervalMs` apart. */
+export async function sampleStates(page: Page, count: number, intervalMs: number): Promise<DemoState[]> {
+  const states: DemoState[] = [];
   for (let i = 0; i < count; i++) {
-    const shot = await mouthShot(page);
-    const state = await readState(page);
-    if (!predicate(state)) break;
-    samples.push({ ...state, shot });
-    await page.waitForTimeout(intervalMs);
+    if (i) await page.waitForTimeout(intervalMs);
+    states.push(await readState(page));
   }
-  return samples;
+  return states;
 }
 
 /**
