@@ -16,7 +16,7 @@ import { type DemoConfig, portOf, startDemoServer } from './demo-server.js';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** The names of the processes a stack runs. */
-export type StackProcess = 'primary' | 'backup' | 'token' | 'relay';
+export type StackProcess = 'primary' | 'backup' | 'token' | 'relay' | 'redis';
 
 export interface StackOptions {
   /** Ports; 0 (or absent) = a free one. `pnpm start` uses fixed defaults. */
@@ -29,6 +29,11 @@ export interface StackOptions {
   relayAvatarId?: string;
   /** Token server requests per minute per client (0 = unlimited; default 30). */
   tokenRateLimit?: number;
+  /**
+   * Run a `redis-server` as the regions' shared store (the single-use token ledger, limits), as a
+   * production deployment would; default false (each region's in-memory store).
+   */
+  redis?: boolean;
   /** Extra environment for the service processes. */
   serviceEnv?: Record<string, string>;
 }
@@ -40,7 +45,7 @@ export interface Stack {
   config: DemoConfig;
   /** Console URL per region. */
   consoles: Record<'primary' | 'backup', string>;
-  ports: Record<StackProcess | 'demo', number>;
+  ports: Record<Exclude<StackProcess, 'redis'> | 'demo', number>;
   appId: string;
   /** Kills one process at once (SIGKILL), e.g. a region to test fallback. */
   kill(name: StackProcess): Promise<void>;
@@ -79,7 +84,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const stop = async () => {
     demoServer?.closeAllConnections();
     await new Promise<void>((ok) => (demoServer ? demoServer.close(() => ok()) : ok()));
-    await Promise.all([...children.values()].map((child) => terminate(child, 'SIGTERM')));
+    const redis = children.get('redis');
+    await Promise.all(
+      [...children.entries()]
+        .filter(([name]) => name !== 'redis')
+        .map(([, child]) => terminate(child, 'SIGTERM')),
+    );
+    if (redis) await terminate(redis, 'SIGTERM');
   };
   try {
     const devCredentials = options.devCredentials ?? join(REPO_ROOT, '.avatar-drive', 'dev-credentials.json');
@@ -91,6 +102,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       [PRIMARY]: `ws://127.0.0.1:${ports.primary}/v2/driveningress`,
       [BACKUP]: `ws://127.0.0.1:${ports.backup}/v2/driveningress`,
     };
+    let redisUrl: string | undefined;
+    if (options.redis) {
+      const redisPort = await freePort();
+      const redis = spawn(
+        'redis-server',
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      children.set('redis', redis);
+      redis.stdout?.resume();
+      redis.stderr?.resume();
+      await waitForTcp(redisPort, redis);
+      redisUrl = `redis://127.0.0.1:${redisPort}`;
+    }
     const engineModule = pathToFileURL(join(REPO_ROOT, 'packages/engine/dist/index.js')).href;
     const service = (region: string, port: number) =>
       launch(
@@ -107,6 +134,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           devCredentials,
           '--engine-module',
           engineModule,
+          ...(redisUrl ? ['--redis-url', redisUrl] : []),
         ],
         { ...options.serviceEnv },
         log,
@@ -253,6 +281,25 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, anySt
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`${name} did not become ready at ${url} within 30 s.`);
+}
+
+async function waitForTcp(port: number, child: ChildProcess): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error('redis-server exited; is it installed (scripts/apt-packages.txt)?');
+    const open = await new Promise<boolean>((ok) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        ok(true);
+      });
+      socket.on('error', () => ok(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('redis-server did not start within 10 s.');
 }
 
 async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

@@ -293,7 +293,8 @@ let smoothedOffset: number | undefined;
 
 function meterLoop() {
   let rms = 0;
-  if (analyser) {
+  // A suspended context outputs nothing (the analyser would keep showing its last buffer).
+  if (analyser && analyser.context.state === 'running') {
     analyser.getFloatTimeDomainData(levelBuffer);
     let sum = 0;
     for (const v of levelBuffer) sum += v * v;
