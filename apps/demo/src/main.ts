@@ -41,7 +41,7 @@ export interface DemoHook {
   avatarId: string | undefined;
   /** Every state change, in order (consecutive repeats collapsed). */
   connectionStates: string[];
-  /** Connection and conversation callbacks interleaved as delivered (`connection:connected`, …; repeats collapsed). */
+  /** The current view's connection and conversation callbacks as delivered (`connection:connected`, …; repeats collapsed). */
   timeline: string[];
   conversationStates: string[];
   errors: Array<{ code: string; message: string }>;
@@ -211,6 +211,7 @@ async function setup() {
   setConversation('idle');
   setRegion(undefined);
   hook.firstRendering = false;
+  hook.timeline = [];
   const id = hook.avatarId;
   if (!id) return;
   AvatarSDK.initialize(config.appId, {
@@ -316,7 +317,11 @@ function meterLoop() {
     $('latency').dataset.live = 'true';
   } else {
     smoothedOffset = undefined;
-    $('latency').dataset.live = 'false';
+    if ($('latency').dataset.live !== 'false') {
+      $('latency').dataset.live = 'false';
+      $('latency-value').textContent = '—';
+      $('latency-detail').textContent = 'while speaking';
+    }
   }
   requestAnimationFrame(meterLoop);
 }

@@ -330,12 +330,11 @@ test('screenshots of the demo (docs/images when UPDATE_DOC_SCREENSHOTS=1)', asyn
   mkdirSync(out, { recursive: true });
   await ensureDemo('sdk');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByTestId('sample-weather').click();
-  await page.evaluate(() => window.__demo.resetPeak());
-  await waitForState(page, (s) => s.conversation === 'playing' && s.peakJaw > 0.15, 60_000);
+  await clickAndWait('sample-weather', `${PLAYING} && d.jawOpen > 0.15`, 60_000);
   writeFileSync(join(out, 'demo.png'), await page.screenshot());
   await page.getByTestId('interrupt').click();
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   writeFileSync(join(out, 'demo-phone.png'), await page.screenshot());
 });
