@@ -17,3 +17,6 @@ LIVEKIT_URL="$(bash scripts/livekit.sh url)"
 export LIVEKIT_URL LIVEKIT_API_KEY=devkey LIVEKIT_API_SECRET=secret
 
 pnpm test
+# End-to-end: the demo page in Chromium against the real service (two regions), token server
+# and Host-mode relay (apps/e2e; needs `pnpm build`, which scripts/setup.sh runs).
+pnpm --filter @avatar-drive/e2e test

@@ -1,0 +1,154 @@
+/**
+ * The demo's web server: the built page, its run-time config, and the console's avatar routes
+ * proxied onto the page's origin (client-web fetches manifests and assets from the console URL,
+ * so a browser needs it same-origin or behind CORS; a reverse proxy is what a real app does).
+ * Avatar reads go to the primary region's console and fall over to the backup when it is down.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+
+/** What the page reads from `/demo-config.json`. */
+export interface DemoConfig {
+  /** Public app id (never the API key). */
+  appId: string;
+  primaryRegion: string;
+  backupRegion: string;
+  /** Ingress WebSocket URL per region; the console is this page's origin (proxied). */
+  ingress: Record<string, string>;
+  /** The token server's POST /session-token. */
+  tokenUrl: string;
+  /** The Host-mode relay example's WebSocket. */
+  relayUrl: string;
+}
+
+export interface DemoServerOptions {
+  /** The built page (`apps/demo/dist`). */
+  root: string;
+  host?: string;
+  port: number;
+  config: DemoConfig;
+  /** Console base URLs to proxy avatar reads to, primary first. */
+  consoles: readonly string[];
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wav': 'audio/wav',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** Starts the server; resolves once it listens. */
+export async function startDemoServer(options: DemoServerOptions): Promise<Server> {
+  const root = resolve(options.root);
+  const server = createServer((req, res) => {
+    handle(req, res, root, options).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`demo server error: ${error.message}`);
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => ok());
+  });
+  return server;
+}
+
+/** The port a started server listens on. */
+export function portOf(server: Server): number {
+  return (server.address() as AddressInfo).port;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, root: string, options: DemoServerOptions) {
+  const url = new URL(req.url ?? '/', 'http://demo.invalid');
+  if (url.pathname === '/demo-config.json') {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(options.config));
+    return;
+  }
+  if (url.pathname.startsWith('/v1/console/avatars')) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    await proxy(req, res, options.consoles);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  await serveFile(res, root, url.pathname);
+}
+
+async function serveFile(res: ServerResponse, root: string, pathname: string) {
+  let file = normalize(join(root, decodeURIComponent(pathname)));
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  let info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) {
+    file = join(file, 'index.html');
+    info = await stat(file).catch(() => undefined);
+  }
+  if (!info) {
+    // A single page: unknown paths get the page (but not missing files with an extension).
+    if (extname(pathname)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    file = join(root, 'index.html');
+    info = await stat(file);
+  }
+  const hashed = file.includes(`${join(root, 'assets')}`);
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': info.size,
+    'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  createReadStream(file).pipe(res);
+}
+
+/** Forwards the request to the first console that answers (keeps Host so asset URLs point back here). */
+async function proxy(req: IncomingMessage, res: ServerResponse, consoles: readonly string[]) {
+  for (const base of consoles) {
+    const target = new URL(req.url ?? '/', base);
+    const upstream = await new Promise<IncomingMessage | undefined>((ok) => {
+      const out = httpRequest(target, { method: req.method, headers: req.headers, timeout: 5000 }, ok);
+      out.on('error', () => ok(undefined));
+      out.on('timeout', () => out.destroy());
+      out.end();
+    });
+    if (!upstream) continue;
+    res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+    upstream.pipe(res);
+    return;
+  }
+  res.writeHead(502, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      errors: [
+        {
+          status: 502,
+          code: 'upstreamError',
+          title: 'No region reachable',
+          detail: 'No Avatar Drive console answered; start the service (pnpm start) and reload.',
+        },
+      ],
+    }),
+  );
+}

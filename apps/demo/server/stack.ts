@@ -1,0 +1,312 @@
+/**
+ * Starts the whole demo stack on loopback: the driving service as two regions (two processes),
+ * the token server, the Host-mode relay example, and the demo's web server (in this process).
+ * Used by `pnpm start` (scripts/start.ts) and by the e2e tests (apps/e2e), so both run the same
+ * thing. Everything must be built first (`pnpm build`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type DemoConfig, portOf, startDemoServer } from './demo-server.js';
+
+/** The repository root (apps/demo/server → ../../..). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The names of the processes a stack runs. */
+export type StackProcess = 'primary' | 'backup' | 'token' | 'relay' | 'redis';
+
+export interface StackOptions {
+  /** Ports; 0 (or absent) = a free one. `pnpm start` uses fixed defaults. */
+  ports?: Partial<Record<StackProcess | 'demo', number>>;
+  /** Dev credentials file shared by both regions (default the repo's `.avatar-drive/dev-credentials.json`). */
+  devCredentials?: string;
+  /** Where child output goes, one line at a time; default discarded. */
+  log?: (name: string, line: string) => void;
+  /** Avatar the relay example's sessions use (default the first the service lists). */
+  relayAvatarId?: string;
+  /** Token server requests per minute per client (0 = unlimited; default 30). */
+  tokenRateLimit?: number;
+  /**
+   * Run a `redis-server` as the regions' shared store (the single-use token ledger, limits), as a
+   * production deployment would; default false (each region's in-memory store).
+   */
+  redis?: boolean;
+  /** Extra environment for the service processes. */
+  serviceEnv?: Record<string, string>;
+}
+
+/** A running stack. */
+export interface Stack {
+  /** The one URL to open. */
+  url: string;
+  config: DemoConfig;
+  /** Console URL per region. */
+  consoles: Record<'primary' | 'backup', string>;
+  ports: Record<Exclude<StackProcess, 'redis'> | 'demo', number>;
+  appId: string;
+  /** Kills one process at once (SIGKILL), e.g. a region to test fallback. */
+  kill(name: StackProcess): Promise<void>;
+  /** Stops everything (SIGTERM, then SIGKILL after 3 s). */
+  stop(): Promise<void>;
+}
+
+const PRIMARY = 'ap-northeast';
+const BACKUP = 'us-west';
+
+/** A free loopback port (listen on 0, read it, close). */
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+/** Starts the stack; on any failure stops what it started and rethrows. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const log = options.log ?? (() => {});
+  const want = options.ports ?? {};
+  const ports = {
+    primary: want.primary || (await freePort()),
+    backup: want.backup || (await freePort()),
+    token: want.token || (await freePort()),
+    relay: want.relay || (await freePort()),
+    demo: want.demo || (await freePort()),
+  };
+  const children = new Map<StackProcess, ChildProcess>();
+  let demoServer: Server | undefined;
+  const stop = async () => {
+    demoServer?.closeAllConnections();
+    await new Promise<void>((ok) => (demoServer ? demoServer.close(() => ok()) : ok()));
+    const redis = children.get('redis');
+    await Promise.all(
+      [...children.entries()]
+        .filter(([name]) => name !== 'redis')
+        .map(([, child]) => terminate(child, 'SIGTERM')),
+    );
+    if (redis) await terminate(redis, 'SIGTERM');
+  };
+  try {
+    const devCredentials = options.devCredentials ?? join(REPO_ROOT, '.avatar-drive', 'dev-credentials.json');
+    const consoles = {
+      primary: `http://127.0.0.1:${ports.primary}`,
+      backup: `http://127.0.0.1:${ports.backup}`,
+    };
+    const ingress = {
+      [PRIMARY]: `ws://127.0.0.1:${ports.primary}/v2/driveningress`,
+      [BACKUP]: `ws://127.0.0.1:${ports.backup}/v2/driveningress`,
+    };
+    let redisUrl: string | undefined;
+    if (options.redis) {
+      const redisPort = await freePort();
+      const redis = spawn(
+        'redis-server',
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      children.set('redis', redis);
+      redis.stdout?.resume();
+      redis.stderr?.resume();
+      await waitForTcp(redisPort, redis);
+      redisUrl = `redis://127.0.0.1:${redisPort}`;
+    }
+    const engineModule = pathToFileURL(join(REPO_ROOT, 'packages/engine/dist/index.js')).href;
+    const service = (region: string, port: number) =>
+      launch(
+        region === PRIMARY ? 'primary' : 'backup',
+        [
+          join(REPO_ROOT, 'apps/service/dist/main.js'),
+          '--region',
+          region,
+          '--port',
+          String(port),
+          '--host',
+          '127.0.0.1',
+          '--dev-credentials',
+          devCredentials,
+          '--engine-module',
+          engineModule,
+          ...(redisUrl ? ['--redis-url', redisUrl] : []),
+        ],
+        { ...options.serviceEnv },
+        log,
+      );
+    // The first region creates the dev credentials; the second reads the same file.
+    children.set('primary', service(PRIMARY, ports.primary));
+    await waitForHttp(`${consoles.primary}/readyz`, children.get('primary')!, 'primary');
+    children.set('backup', service(BACKUP, ports.backup));
+    const credentials = JSON.parse(await readFile(devCredentials, 'utf8')) as {
+      appId: string;
+      apiKey: string;
+    };
+    const { appId, apiKey } = credentials;
+
+    const avatars = (await (
+      await fetch(`${consoles.primary}/v1/console/avatars?appId=${encodeURIComponent(appId)}`)
+    ).json()) as Array<{ id: string }> | { avatars: Array<{ id: string }> };
+    const list = Array.isArray(avatars) ? avatars : avatars.avatars;
+    const relayAvatarId = options.relayAvatarId ?? list[0]?.id;
+    if (!relayAvatarId) throw new Error('The service lists no avatars: run `pnpm build` (packages/avatars).');
+
+    const demoOrigin = `http://127.0.0.1:${ports.demo}`;
+    // The built-in regions are the default ports; on other ports the token server mints from the
+    // backup region's console, so it keeps working when a test kills the primary.
+    const builtIn = ports.primary === 8710 && ports.backup === 8720;
+    const drive = { AVATAR_DRIVE_API_KEY: apiKey, AVATAR_DRIVE_APP_ID: appId };
+    children.set(
+      'token',
+      launch(
+        'token',
+        [
+          join(REPO_ROOT, 'packages/token-server/dist/bin.js'),
+          '--port',
+          String(ports.token),
+          '--host',
+          '127.0.0.1',
+          '--cors-origin',
+          demoOrigin,
+          '--rate-limit',
+          String(options.tokenRateLimit ?? 30),
+        ],
+        {
+          ...drive,
+          ...(builtIn ? { AVATAR_DRIVE_REGION: PRIMARY } : { AVATAR_DRIVE_CONSOLE_URL: consoles.backup }),
+          AVATAR_DRIVE_TOKEN_TTL_SECONDS: '300',
+          LOG_LEVEL: 'warn',
+        },
+        log,
+      ),
+    );
+    children.set(
+      'relay',
+      launch(
+        'relay',
+        [join(REPO_ROOT, 'examples/host-relay/server.mjs')],
+        {
+          ...drive,
+          AVATAR_ID: relayAvatarId,
+          PORT: String(ports.relay),
+          AVATAR_DRIVE_CONSOLE_URL: consoles.primary,
+          AVATAR_DRIVE_INGRESS_URL: ingress[PRIMARY]!,
+          SPEECH_WAV: join(REPO_ROOT, 'apps/demo/dist/samples/hello.wav'),
+        },
+        log,
+      ),
+    );
+    await Promise.all([
+      waitForHttp(`${consoles.backup}/readyz`, children.get('backup')!, 'backup'),
+      waitForHttp(`http://127.0.0.1:${ports.token}/health`, children.get('token')!, 'token'),
+      waitForHttp(`http://127.0.0.1:${ports.relay}/session-token`, children.get('relay')!, 'relay', true),
+    ]);
+
+    const config: DemoConfig = {
+      appId,
+      primaryRegion: PRIMARY,
+      backupRegion: BACKUP,
+      ingress,
+      tokenUrl: `http://127.0.0.1:${ports.token}/session-token`,
+      relayUrl: `ws://127.0.0.1:${ports.relay}/relay`,
+    };
+    demoServer = await startDemoServer({
+      root: join(REPO_ROOT, 'apps/demo/dist'),
+      port: ports.demo,
+      config,
+      consoles: [consoles.primary, consoles.backup],
+    });
+    ports.demo = portOf(demoServer);
+    return {
+      url: `${demoOrigin}/`,
+      config,
+      consoles,
+      ports,
+      appId,
+      kill: async (name) => {
+        const child = children.get(name);
+        if (child) await terminate(child, 'SIGKILL');
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function launch(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  log: (name: string, line: string) => void,
+): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) log(name, line);
+    });
+  }
+  return child;
+}
+
+/** Polls a URL until it answers (any status when `anyStatus`, else 2xx); fails if the process exits. */
+async function waitForHttp(url: string, child: ChildProcess, name: string, anyStatus = false): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `${name} exited (${child.exitCode ?? child.signalCode}) before it was ready; see its log.`,
+      );
+    }
+    try {
+      const response = await fetch(url, { method: anyStatus ? 'GET' : 'GET' });
+      if (anyStatus || response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${name} did not become ready at ${url} within 30 s.`);
+}
+
+async function waitForTcp(port: number, child: ChildProcess): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error('redis-server exited; is it installed (scripts/apt-packages.txt)?');
+    const open = await new Promise<boolean>((ok) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        ok(true);
+      });
+      socket.on('error', () => ok(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('redis-server did not start within 10 s.');
+}
+
+async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,570 @@
+/**
+ * The Avatar Drive demo page: pick an avatar, choose SDK or Host mode, make it speak, and watch
+ * the connection, the conversation, the events and the audio-to-animation sync live.
+ */
+import './style.css';
+import {
+  type Avatar,
+  AvatarError,
+  AvatarManager,
+  AvatarSDK,
+  AvatarView,
+  type ConnectionState,
+  type ConversationState,
+} from '@avatar-drive/client-web';
+import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
+import {
+  decodeFile,
+  listSamples,
+  loadSample,
+  type MicCapture,
+  SAMPLE_RATE,
+  type Sample,
+  startMicrophone,
+} from './audio-input.js';
+import {
+  type AvatarSummary,
+  type DemoConfig,
+  diagnoseToken,
+  fetchSessionToken,
+  listAvatars,
+  loadConfig,
+  regionMap,
+} from './backend.js';
+import { EventLog } from './event-log.js';
+
+type Mode = 'sdk' | 'host';
+
+/** What the page exposes for automated checks (apps/e2e) and curious developers (devtools). */
+export interface DemoHook {
+  mode: Mode;
+  avatarId: string | undefined;
+  /** Every state change, in order (consecutive repeats collapsed). */
+  connectionStates: string[];
+  /** The current view's connection and conversation callbacks as delivered (`connection:connected`, …; repeats collapsed). */
+  timeline: string[];
+  conversationStates: string[];
+  errors: Array<{ code: string; message: string }>;
+  /** Output level (RMS of the avatar's voice after the volume), now and the peak since reset. */
+  level: number;
+  peakLevel: number;
+  /** Mouth opening applied to the avatar now (jawOpen influence, 0..1), and the peak since reset. */
+  jawOpen: number;
+  peakJaw: number;
+  /** Last measured audio-to-animation offset (ms). */
+  syncOffsetMs: number | undefined;
+  /** Bytes the last avatar load downloaded (0 = everything from the cache). */
+  downloadedBytes: number | undefined;
+  firstRendering: boolean;
+  /** The region of the current/last SDK session. */
+  region: string | undefined;
+  resetPeak(): void;
+}
+
+declare global {
+  interface Window {
+    __demo: DemoHook;
+  }
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const log = new EventLog($<HTMLOListElement>('log'));
+const hook: DemoHook = {
+  mode: 'sdk',
+  avatarId: undefined,
+  connectionStates: [],
+  timeline: [],
+  conversationStates: [],
+  errors: [],
+  level: 0,
+  peakLevel: 0,
+  jawOpen: 0,
+  peakJaw: 0,
+  syncOffsetMs: undefined,
+  downloadedBytes: undefined,
+  firstRendering: false,
+  region: undefined,
+  resetPeak() {
+    hook.peakLevel = 0;
+    hook.peakJaw = 0;
+  },
+};
+window.__demo = hook;
+
+let config: DemoConfig;
+let avatars: AvatarSummary[] = [];
+let view: AvatarView | undefined;
+let avatar: Avatar | undefined;
+let analyser: AnalyserNode | undefined;
+let relaySocket: WebSocket | undefined;
+let mic: MicCapture | undefined;
+let setupRun = 0;
+let connecting: Promise<boolean> | undefined;
+
+// ---------------------------------------------------------------------------------------------
+// State display
+
+function setConnection(state: string) {
+  $('connection-state').textContent = state;
+  $('connection-pill').dataset.state = state;
+  if (hook.connectionStates.at(-1) !== state) hook.connectionStates.push(state);
+}
+
+function setConversation(state: ConversationState) {
+  $('conversation-state').textContent = state;
+  $('conversation-pill').dataset.state = state;
+  $('pause').textContent = state === 'paused' ? '▶ Resume' : '❚❚ Pause';
+  $('pause').setAttribute('aria-pressed', String(state === 'paused'));
+  if (hook.conversationStates.at(-1) !== state) {
+    hook.conversationStates.push(state);
+    log.add('state', `conversation → ${state}`);
+  }
+}
+
+function record(entry: string) {
+  if (hook.timeline.at(-1) !== entry) hook.timeline.push(entry);
+}
+
+function setRegion(region: string | undefined) {
+  hook.region = region;
+  $('region').textContent = region ?? '—';
+}
+
+function showError(code: string, message: string) {
+  hook.errors.push({ code, message });
+  $('error-code').textContent = code;
+  $('error-message').textContent = message;
+  $('error-banner').hidden = false;
+  log.add('error', `${code}: ${message}`);
+}
+
+function clearError() {
+  $('error-banner').hidden = true;
+}
+
+function reportError(error: unknown) {
+  if (error instanceof AvatarError) showError(error.code, error.message);
+  else showError('error', error instanceof Error ? error.message : String(error));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Avatar and mode
+
+function renderAvatarChips() {
+  const list = $('avatar-list');
+  list.replaceChildren(
+    ...avatars.map((a) => {
+      const chip = document.createElement('button');
+      chip.type = 'button';
+      chip.className = 'chip';
+      chip.dataset.avatar = a.id;
+      chip.dataset.testid = `avatar-${a.id}`;
+      chip.textContent = a.name ?? a.id;
+      chip.addEventListener('click', () => {
+        if (hook.avatarId === a.id) return;
+        hook.avatarId = a.id;
+        void setup();
+      });
+      return chip;
+    }),
+  );
+}
+
+function renderSelection() {
+  for (const chip of $('avatar-list').querySelectorAll<HTMLElement>('[data-avatar]')) {
+    chip.setAttribute('aria-pressed', String(chip.dataset.avatar === hook.avatarId));
+  }
+  for (const button of document.querySelectorAll<HTMLElement>('[data-mode]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.mode === hook.mode));
+  }
+  $('sdk-sources').hidden = hook.mode !== 'sdk';
+  $('host-sources').hidden = hook.mode !== 'host';
+  $('mode-hint').textContent =
+    hook.mode === 'sdk'
+      ? 'The page streams 16 kHz PCM to the driving service over its WebSocket (token from the token server) and plays the animation that comes back.'
+      : 'Your server talks to the service (server-sdk) and relays audio + animation to the page; the page never connects to the service.';
+  const url = new URL(location.href);
+  url.searchParams.set('mode', hook.mode);
+  if (hook.avatarId) url.searchParams.set('avatar', hook.avatarId);
+  history.replaceState(null, '', url);
+}
+
+function teardown() {
+  mic?.stop();
+  mic = undefined;
+  relaySocket?.close();
+  relaySocket = undefined;
+  analyser = undefined;
+  view?.dispose();
+  view = undefined;
+  connecting = undefined;
+  AvatarSDK.reset();
+}
+
+/** (Re)creates the SDK, loads the avatar and its view for the current mode and avatar. */
+async function setup() {
+  const run = ++setupRun;
+  teardown();
+  renderSelection();
+  clearError();
+  setConnection(hook.mode === 'host' ? 'relay: closed' : 'disconnected');
+  setConversation('idle');
+  setRegion(undefined);
+  hook.firstRendering = false;
+  hook.timeline = [];
+  const id = hook.avatarId;
+  if (!id) return;
+  AvatarSDK.initialize(config.appId, {
+    region: config.primaryRegion,
+    backupRegion: config.backupRegion,
+    regions: regionMap(config),
+    drivingServiceMode: hook.mode,
+    audioFormat: { channelCount: 1, sampleRate: SAMPLE_RATE },
+    logLevel: 'warn',
+  });
+  $('loader').hidden = false;
+  $('loader').classList.remove('done');
+  $('loader-text').textContent = `Loading ${avatars.find((a) => a.id === id)?.name ?? id}…`;
+  $('progress-bar').style.width = '0%';
+  const started = performance.now();
+  try {
+    avatar = await AvatarManager.load(id, ({ progress, loadedBytes, totalBytes }) => {
+      if (run !== setupRun) return;
+      $('progress-bar').style.width = `${Math.round(progress * 100)}%`;
+      $('loader-text').textContent = `Loading… ${kb(loadedBytes)} / ${kb(totalBytes)}`;
+    });
+  } catch (error) {
+    if (run === setupRun) {
+      $('loader-text').textContent = 'Could not load the avatar.';
+      reportError(error);
+    }
+    return;
+  }
+  if (run !== setupRun) return;
+  hook.downloadedBytes = avatar.downloadedBytes;
+  log.add(
+    'info',
+    `avatar ${id} loaded in ${Math.round(performance.now() - started)} ms (${
+      avatar.downloadedBytes === 0 ? 'from the asset cache' : `${kb(avatar.downloadedBytes)} downloaded`
+    })`,
+  );
+  const current = new AvatarView(avatar, $('avatar'));
+  view = current;
+  current.onFirstRendering = () => {
+    hook.firstRendering = true;
+    $('loader').classList.add('done');
+    log.add('info', 'first frame rendered');
+  };
+  current.ready.catch(reportError);
+  const controller = current.controller;
+  controller.setVolume(Number($<HTMLInputElement>('volume').value));
+  controller.onConnectionState = (state: ConnectionState) => {
+    if (view !== current) return;
+    record(`connection:${state}`);
+    setConnection(state);
+    log.add('state', `connection → ${state}`);
+    if (state === 'connected') setRegion(controller.session?.endpoint.region);
+  };
+  controller.onConversationState = (state) => {
+    if (view !== current) return;
+    record(`conversation:${state}`);
+    setConversation(state);
+  };
+  controller.onError = (error) => {
+    if (view === current) reportError(error);
+  };
+  if (hook.mode === 'host') openRelay(current);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audio output: level meter, mouth and sync readout
+
+async function ensureAudio(current: AvatarView) {
+  await current.controller.initializeAudioContext();
+  const node = current.controller.outputNode;
+  if (node && !analyser) {
+    analyser = node.context.createAnalyser();
+    analyser.fftSize = 1024;
+    node.connect(analyser);
+  }
+}
+
+const levelBuffer = new Float32Array(1024);
+let smoothedOffset: number | undefined;
+
+function meterLoop() {
+  let rms = 0;
+  // A suspended context outputs nothing (the analyser would keep showing its last buffer).
+  if (analyser && analyser.context.state === 'running') {
+    analyser.getFloatTimeDomainData(levelBuffer);
+    let sum = 0;
+    for (const v of levelBuffer) sum += v * v;
+    rms = Math.sqrt(sum / levelBuffer.length);
+  }
+  hook.level = rms;
+  hook.peakLevel = Math.max(hook.peakLevel, rms);
+  $('meter-fill').style.transform = `scaleX(${Math.min(1, rms * 4).toFixed(3)})`;
+  hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
+  hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
+  const sync = view?.controller.getSyncStats();
+  if (sync?.offsetMs !== undefined) {
+    smoothedOffset =
+      smoothedOffset === undefined ? sync.offsetMs : smoothedOffset * 0.9 + sync.offsetMs * 0.1;
+    hook.syncOffsetMs = sync.offsetMs;
+    $('latency-value').textContent = `${smoothedOffset >= 0 ? '+' : ''}${smoothedOffset.toFixed(1)} ms`;
+    $('latency-detail').textContent =
+      `output latency ${sync.outputLatencyMs.toFixed(0)} ms · stalls ${sync.stalls}`;
+    $('latency').dataset.live = 'true';
+  } else {
+    smoothedOffset = undefined;
+    if ($('latency').dataset.live !== 'false') {
+      $('latency').dataset.live = 'false';
+      $('latency-value').textContent = '—';
+      $('latency-detail').textContent = 'while speaking';
+    }
+  }
+  requestAnimationFrame(meterLoop);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SDK mode
+
+/** Connects with a fresh token unless connected; reports and explains a refusal. */
+function ensureConnected(current: AvatarView): Promise<boolean> {
+  const controller = current.controller;
+  if (controller.connectionState === 'connected') return Promise.resolve(true);
+  if (connecting) return connecting;
+  connecting = (async () => {
+    let token: string;
+    try {
+      token = await fetchSessionToken(config);
+    } catch (error) {
+      reportError(error);
+      return false;
+    }
+    if (view !== current) return false;
+    AvatarSDK.setSessionToken(token);
+    try {
+      await controller.start();
+      return true;
+    } catch (error) {
+      if (error instanceof AvatarError && error.code === 'connectionFailed' && hook.avatarId) {
+        const why = await diagnoseToken(config, hook.avatarId, token);
+        if (why) showError(why.code, why.message);
+      }
+      return false;
+    }
+  })().finally(() => {
+    connecting = undefined;
+  });
+  return connecting;
+}
+
+/** Sends one utterance (the whole clip, in 200 ms chunks, then the end marker). */
+async function speak(pcm: Int16Array, label: string) {
+  const current = view;
+  if (!current || hook.mode !== 'sdk') return;
+  clearError();
+  await ensureAudio(current);
+  if (!(await ensureConnected(current)) || view !== current) return;
+  log.add('audio', `speaking ${label} (${(pcm.length / SAMPLE_RATE).toFixed(1)} s)`);
+  const step = SAMPLE_RATE / 5;
+  try {
+    for (let i = 0; i < pcm.length; i += step) current.controller.send(pcm.subarray(i, i + step));
+    current.controller.send(new Int16Array(0), true);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+async function toggleMicrophone() {
+  const button = $('mic-button');
+  if (mic) {
+    mic.stop();
+    mic = undefined;
+    button.classList.remove('live');
+    button.textContent = '◉ Microphone';
+    log.add('audio', 'microphone off');
+    return;
+  }
+  const current = view;
+  if (!current) return;
+  clearError();
+  await ensureAudio(current);
+  if (!(await ensureConnected(current)) || view !== current) return;
+  try {
+    mic = await startMicrophone((pcm, last) => {
+      if (view !== current) return;
+      try {
+        if (pcm.length || last) current.controller.send(pcm, last);
+      } catch (error) {
+        reportError(error);
+      }
+    });
+  } catch (error) {
+    showError(
+      'microphone',
+      `The microphone could not be opened (${(error as Error).message}). Allow access and retry.`,
+    );
+    return;
+  }
+  button.classList.add('live');
+  button.textContent = '■ Stop microphone';
+  log.add('audio', `microphone on (${mic.sourceRate} Hz → ${SAMPLE_RATE} Hz)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host mode: the example relay server holds the session and forwards its relay stream.
+
+function openRelay(current: AvatarView) {
+  const ws = new WebSocket(config.relayUrl);
+  relaySocket = ws;
+  ws.binaryType = 'arraybuffer';
+  const relay = new RelayClient(current.controller, {
+    onError: reportError,
+    onEnd: (reason) => log.add('info', `relay session ended (${reason})`),
+    onControl: (control) => log.add('info', `relay control: ${JSON.stringify(control)}`),
+  });
+  setConnection('relay: connecting');
+  ws.onopen = () => {
+    if (relaySocket !== ws) return;
+    setConnection('relay: open');
+    log.add('state', `relay → open (${config.relayUrl})`);
+  };
+  ws.onmessage = (event) => relay.receive(event.data as ArrayBuffer | string);
+  ws.onclose = (event) => {
+    if (relaySocket !== ws) return;
+    setConnection('relay: closed');
+    log.add('state', `relay → closed (${event.code}${event.reason ? ` ${event.reason}` : ''})`);
+  };
+}
+
+async function relaySpeak() {
+  const current = view;
+  if (!current || hook.mode !== 'host') return;
+  clearError();
+  await ensureAudio(current);
+  if (relaySocket?.readyState !== WebSocket.OPEN) {
+    showError(
+      'connectionFailed',
+      'The relay server is not connected. Is `pnpm start` running? Reload to retry.',
+    );
+    return;
+  }
+  relaySocket.send(JSON.stringify({ type: 'speak' }));
+  log.add('audio', 'asked the relay server to speak');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+function kb(bytes: number) {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+function renderSamples(samples: Sample[]) {
+  $('samples').replaceChildren(
+    ...samples.map((sample) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sample';
+      button.dataset.testid = `sample-${sample.id}`;
+      button.dataset.sample = sample.id;
+      const play = document.createElement('span');
+      play.className = 'sample-play';
+      play.textContent = '▶';
+      const text = document.createElement('span');
+      text.textContent = sample.text;
+      button.append(play, text);
+      button.addEventListener('click', async () => {
+        try {
+          await speak(await loadSample(sample), `“${sample.text.slice(0, 32)}…”`);
+        } catch (error) {
+          reportError(error);
+        }
+      });
+      return button;
+    }),
+  );
+}
+
+function wire() {
+  for (const button of document.querySelectorAll<HTMLElement>('[data-mode]')) {
+    button.addEventListener('click', () => {
+      const mode = button.dataset.mode as Mode;
+      if (mode === hook.mode) return;
+      hook.mode = mode;
+      log.add('info', `mode → ${mode}`);
+      void setup();
+    });
+  }
+  $<HTMLInputElement>('file-input').addEventListener('change', async (event) => {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    try {
+      const { pcm, sourceRate, channels } = await decodeFile(file);
+      log.add('audio', `decoded ${file.name}: ${channels} ch, ${sourceRate} Hz → mono ${SAMPLE_RATE} Hz s16`);
+      await speak(pcm, file.name);
+    } catch (error) {
+      showError(
+        'invalidAudio',
+        `${file.name} could not be decoded (${(error as Error).message}). Try a WAV or MP3 file.`,
+      );
+    }
+  });
+  $('mic-button').addEventListener('click', () => void toggleMicrophone());
+  $('relay-speak').addEventListener('click', () => void relaySpeak());
+  $('interrupt').addEventListener('click', () => {
+    if (!view) return;
+    view.controller.interrupt();
+    if (hook.mode === 'host' && relaySocket?.readyState === WebSocket.OPEN) {
+      relaySocket.send(JSON.stringify({ type: 'interrupt' }));
+    }
+    log.add('info', 'interrupt');
+  });
+  $('pause').addEventListener('click', async () => {
+    const controller = view?.controller;
+    if (!controller) return;
+    try {
+      if (controller.conversationState === 'paused') await controller.resume();
+      else if (controller.conversationState === 'playing') await controller.pause();
+    } catch (error) {
+      reportError(error);
+    }
+  });
+  const volume = $<HTMLInputElement>('volume');
+  volume.addEventListener('input', () => {
+    const value = Number(volume.value);
+    view?.controller.setVolume(value);
+    $('volume-value').textContent = `${Math.round(value * 100)}%`;
+    volume.style.setProperty('--fill', `${value * 100}%`);
+  });
+  $('error-close').addEventListener('click', clearError);
+  $('log-clear').addEventListener('click', () => log.clear());
+}
+
+async function main() {
+  wire();
+  requestAnimationFrame(meterLoop);
+  try {
+    config = await loadConfig();
+    const [samples, list] = await Promise.all([listSamples(), listAvatars(config)]);
+    avatars = list;
+    renderSamples(samples);
+    renderAvatarChips();
+  } catch (error) {
+    $('loader-text').textContent = 'The demo backend is not reachable.';
+    reportError(error);
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+  hook.mode = params.get('mode') === 'host' ? 'host' : 'sdk';
+  const wanted = params.get('avatar');
+  hook.avatarId = avatars.find((a) => a.id === wanted)?.id ?? avatars[0]?.id;
+  log.add('info', `app ${config.appId} · regions ${config.primaryRegion} (backup ${config.backupRegion})`);
+  await setup();
+}
+
+void main();

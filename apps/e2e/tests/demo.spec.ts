@@ -1,0 +1,346 @@
+/**
+ * The demo as a new user meets it, against the real stack: the driving service as two regions
+ * (two processes), the token server, the Host-mode relay example and the demo page, all on free
+ * loopback ports (apps/demo/server/stack.ts, the same code `pnpm start` runs).
+ *
+ * Tests run in order on one page (serial), so the asset cache and the connection carry over the
+ * way they would for a user; the region-fallback test kills the primary and so comes last.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Stack, startStack } from '@avatar-drive/demo/stack';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { mouthDiff, mouthShot, readState, sampleStates, waitForState } from './page-helpers.ts';
+
+const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
+
+let stack: Stack;
+let context: BrowserContext;
+let page: Page;
+let workDir: string;
+const stackLog: string[] = [];
+
+// Tests run in file order in one worker; each makes sure the page is where it needs it, so a
+// failure (which restarts the worker and the stack) does not take the later tests with it.
+
+test.beforeAll(async ({ browser }) => {
+  workDir = mkdtempSync(join(tmpdir(), 'avatar-drive-e2e-'));
+  stack = await startStack({
+    devCredentials: join(workDir, 'dev-credentials.json'),
+    tokenRateLimit: 0,
+    // The regions share one store, as in production: a token used in one is used in both.
+    redis: true,
+    log: (name, line) => stackLog.push(`${name} ${line}`),
+  });
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('pageerror', (error) => stackLog.push(`page error: ${error.message}`));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await stack?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+// biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern for fixtures.
+test.afterEach(async ({}, info) => {
+  if (info.status !== info.expectedStatus) {
+    await info.attach('stack.log', { body: stackLog.slice(-200).join('\n'), contentType: 'text/plain' });
+    if (page) await info.attach('page.png', { body: await page.screenshot(), contentType: 'image/png' });
+  }
+});
+
+async function openDemo(query = '') {
+  await page.goto(`${stack.url}${query}`);
+  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 90_000 });
+}
+
+/** Opens the demo unless it is open, and switches to `mode`. */
+async function ensureDemo(mode: 'sdk' | 'host') {
+  if (!page.url().startsWith(stack.url)) {
+    await openDemo(`?mode=${mode}`);
+    return;
+  }
+  if ((await readState(page)).mode === mode) return;
+  await page.getByTestId(`mode-${mode}`).click();
+  await page.waitForFunction((m) => window.__demo.mode === m && window.__demo.firstRendering, mode, {
+    timeout: 90_000,
+  });
+}
+
+async function mintToken(expireAt: number): Promise<string> {
+  const { apiKey } = JSON.parse(readFileSync(join(workDir, 'dev-credentials.json'), 'utf8')) as {
+    apiKey: string;
+  };
+  const response = await fetch(`${stack.consoles.backup}/v1/console/session-tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ expireAt }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { sessionToken: string }).sessionToken;
+}
+
+/** Answers the page's token requests with `token` (a token server gone wrong). */
+async function serveToken(token: string) {
+  await page.route(stack.config.tokenUrl, (route) => {
+    const cors = {
+      'access-control-allow-origin': new URL(stack.url).origin,
+      'access-control-allow-headers': 'content-type',
+      'access-control-allow-methods': 'POST',
+    };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    return route.fulfill({ status: 200, headers: cors, json: { sessionToken: token, appId: stack.appId } });
+  });
+}
+
+test('SDK mode: a sample plays with moving lips; states in order; the mouth closes after', async () => {
+  await openDemo('?mode=sdk');
+  expect(await readState(page)).toMatchObject({
+    mode: 'sdk',
+    connection: 'disconnected',
+    conversation: 'idle',
+  });
+  await expect(page.getByTestId('progress-bar')).toHaveAttribute('style', /width: 100%/);
+  const closed = await mouthShot(page);
+  await page.evaluate(() => window.__demo.resetPeak());
+
+  await page.getByTestId('sample-weather').click();
+  await waitForState(page, (s) => s.conversation === 'playing' && s.peakJaw > 0.05, 60_000);
+  // Mouth screenshots while it speaks (each one is slow on software GL; a few suffice).
+  const speaking: Buffer[] = [];
+  for (let i = 0; i < 4 && (await readState(page)).conversation === 'playing'; i++) {
+    speaking.push(await mouthShot(page));
+  }
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+
+  const state = await readState(page);
+  const order = [
+    'connection:connecting',
+    'connection:connected',
+    'conversation:idle',
+    'conversation:playing',
+    'conversation:idle',
+  ];
+  expect(isSubsequence(order, state.timeline), `timeline ${state.timeline.join(' → ')}`).toBe(true);
+  expect(state.region).toBe(stack.config.primaryRegion);
+  // Audio reached the output (after the volume) and the jaw followed it.
+  expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
+  expect(state.peakJaw, 'peak jawOpen while playing').toBeGreaterThan(0.1);
+  expect(speaking.length, 'mouth screenshots taken while playing').toBeGreaterThan(0);
+  const moving = Math.max(...(await Promise.all(speaking.map((shot) => mouthDiff(page, closed, shot)))));
+  expect(moving, 'mouth region differs while speaking').toBeGreaterThan(1.5);
+
+  // After the transition back to idle (40 frames), the mouth is closed again.
+  await page.waitForTimeout(2000);
+  const after = await readState(page);
+  expect(after.jawOpen).toBeLessThan(0.03);
+  const restDiff = await mouthDiff(page, closed, await mouthShot(page));
+  // Idle motion (breathing, head sway) keeps moving the region a little, so "closed" is read from
+  // the applied jaw influence; the pixel difference at rest is reported for reference.
+  test.info().annotations.push({
+    type: 'mouth region difference (mean abs, 0..255)',
+    description: `speaking ${moving.toFixed(2)}, at rest ${restDiff.toFixed(2)}`,
+  });
+  await expect(page.getByTestId('latency')).toBeVisible();
+});
+
+/**
+ * Runs in the page: clicks `testid`, then waits (polling every 10 ms) until `until` holds.
+ * Page-side, so a slow test process cannot miss a moment of a short sentence.
+ */
+async function clickAndWait(testid: string | null, until: string, timeoutMs = 30_000): Promise<number> {
+  return page.evaluate(
+    async ([id, condition, timeout]) => {
+      const d = window.__demo;
+      const test = new Function('d', `return (${condition});`) as (hook: typeof d) => boolean;
+      if (id) (document.querySelector(`[data-testid=${id}]`) as HTMLElement).click();
+      const t0 = performance.now();
+      while (!test(d)) {
+        if (performance.now() - t0 > timeout) throw new Error(`timed out waiting for ${condition}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return performance.now() - t0;
+    },
+    [testid, until, timeoutMs] as const,
+  );
+}
+
+const PLAYING = "d.conversationStates.at(-1) === 'playing'";
+
+test('interrupt stops audio and animation at once', async () => {
+  await ensureDemo('sdk');
+  await page.evaluate(() => window.__demo.resetPeak());
+  await clickAndWait('sample-weather', `${PLAYING} && d.peakLevel > 0.005 && d.peakJaw > 0.05`, 60_000);
+  const ms = await clickAndWait(
+    'interrupt',
+    "d.conversationStates.at(-1) === 'idle' && d.level < 0.001 && d.jawOpen < 0.02",
+    3000,
+  );
+  test
+    .info()
+    .annotations.push({ type: 'interrupt → silent, mouth still', description: `${ms.toFixed(0)} ms` });
+  // And it stays that way: nothing of the interrupted utterance plays later.
+  for (const s of await sampleStates(page, 4, 250)) {
+    expect(s.conversation).toBe('idle');
+    expect(s.level).toBeLessThan(0.001);
+    expect(s.jawOpen).toBeLessThan(0.02);
+  }
+});
+
+test('an uploaded file plays; pause holds audio and animation; resume continues', async () => {
+  await ensureDemo('sdk');
+  await page.evaluate(() => window.__demo.resetPeak());
+  // A 17 s file (three sample sentences) so pause and resume land mid-speech.
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'three-sentences.wav', mimeType: 'audio/wav', buffer: longWav() });
+  await clickAndWait(null, `${PLAYING} && d.level > 0.005`, 60_000);
+  await expect(page.getByTestId('log')).toContainText('decoded three-sentences.wav');
+  await clickAndWait('pause', "d.conversationStates.at(-1) === 'paused' && d.level < 0.001", 5000);
+  await expect(page.getByTestId('pause')).toHaveText(/Resume/);
+  const held = await sampleStates(page, 4, 250);
+  for (const s of held) {
+    expect(s.conversation).toBe('paused');
+    expect(s.level).toBeLessThan(0.001);
+  }
+  // The speech pose is held, not dropped or advanced: the jaw stays where it was.
+  const jaws = held.map((s) => s.jawOpen);
+  expect(Math.max(...jaws) - Math.min(...jaws)).toBeLessThan(0.01);
+
+  await page.evaluate(() => window.__demo.resetPeak());
+  await clickAndWait('pause', `${PLAYING} && d.peakLevel > 0.005`, 10_000);
+  await clickAndWait('interrupt', "d.conversationStates.at(-1) === 'idle'", 5000);
+});
+
+/** hello + weather + support, as one WAV (same format, so the data chunks concatenate). */
+function longWav(): Buffer {
+  const parts = ['hello', 'weather', 'support'].map((id) =>
+    readFileSync(join(REPO_ROOT, 'apps/demo/dist/samples', `${id}.wav`)),
+  );
+  const data = parts.map((wav) => {
+    const at = wav.indexOf('data');
+    return wav.subarray(at + 8, at + 8 + wav.readUInt32LE(at + 4));
+  });
+  const first = parts[0]!;
+  const header = Buffer.from(first.subarray(0, first.indexOf('data') + 8));
+  const body = Buffer.concat(data);
+  header.writeUInt32LE(header.length - 8 + body.length, 4);
+  header.writeUInt32LE(body.length, header.length - 4);
+  return Buffer.concat([header, body]);
+}
+
+test('Host mode: the example relay server drives the avatar', async () => {
+  await ensureDemo('host');
+  await expect(page.getByTestId('connection-state')).toHaveText('relay: open');
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('relay-speak').click();
+  await waitForState(page, (s) => s.conversation === 'playing', 60_000);
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+  const state = await readState(page);
+  expect(state.peakLevel).toBeGreaterThan(0.01);
+  expect(state.peakJaw).toBeGreaterThan(0.1);
+  expect(state.errors).toEqual([]);
+  // Host mode never opens an ingress connection from the page.
+  expect(state.timeline.filter((t) => t.startsWith('connection:'))).toEqual([]);
+});
+
+test('an expired token and a reused token are refused, and the page says why', async () => {
+  test.setTimeout(240_000);
+  await ensureDemo('sdk');
+
+  // Expired: minted for one second, used after it ran out.
+  const expired = await mintToken(Math.floor(Date.now() / 1000) + 1);
+  await page.waitForTimeout(2100);
+  await serveToken(expired);
+  await page.getByTestId('sample-hello').click();
+  await expect(page.getByTestId('error')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('#error-code')).toHaveText('sessionTokenExpired', { timeout: 60_000 });
+  await expect(page.locator('#error-message')).toContainText(/expired/i);
+  expect((await readState(page)).connection).toBe('failed');
+  await page.unroute(stack.config.tokenUrl);
+
+  // Reused: the page connects with a real token, then gets the same one again.
+  let used: string | undefined;
+  await page.route(stack.config.tokenUrl, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { sessionToken: string };
+    used ??= body.sessionToken;
+    await route.fulfill({ response, json: body });
+  });
+  await page.getByTestId('sample-numbers').click();
+  await waitForState(page, (s) => s.connection === 'connected', 60_000);
+  await page.getByTestId('interrupt').click();
+  await page.unroute(stack.config.tokenUrl);
+  expect(used).toBeDefined();
+  // Another avatar: a new view, a new connection, the same token.
+  await serveToken(used!);
+  const before = (await page.evaluate(() => window.__demo.avatarId)) ?? '';
+  await page.locator('[data-avatar]:not([aria-pressed="true"])').first().click();
+  await page.waitForFunction(
+    (previous) => window.__demo.avatarId !== previous && window.__demo.firstRendering,
+    before,
+    {
+      timeout: 90_000,
+    },
+  );
+  await page.getByTestId('sample-hello').click();
+  await expect(page.locator('#error-message')).toContainText(/already used/i, { timeout: 60_000 });
+  expect((await readState(page)).connection).toBe('failed');
+  await page.unroute(stack.config.tokenUrl);
+});
+
+test('a reload takes the avatar from the asset cache (no asset download)', async () => {
+  await ensureDemo('sdk');
+  const assetRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/v1\/console\/avatars\/[^/?]+\/assets\//.test(request.url())) assetRequests.push(request.url());
+  });
+  await page.reload();
+  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 90_000 });
+  expect(assetRequests).toEqual([]);
+  expect((await readState(page)).downloadedBytes).toBe(0);
+  await expect(page.getByTestId('log')).toContainText('from the asset cache');
+});
+
+test('the primary region dies mid-page: the next connection uses the backup region', async () => {
+  await ensureDemo('sdk');
+  await page.getByTestId('sample-numbers').click();
+  await waitForState(page, (s) => s.connection === 'connected' && s.conversation === 'playing', 60_000);
+  expect((await readState(page)).region).toBe(stack.config.primaryRegion);
+  await page.getByTestId('interrupt').click();
+
+  await stack.kill('primary');
+  await waitForState(page, (s) => s.connection === 'failed', 30_000);
+  await page.evaluate(() => window.__demo.resetPeak());
+  await page.getByTestId('sample-hello').click();
+  await waitForState(page, (s) => s.connection === 'connected' && s.conversation === 'playing', 60_000);
+  const state = await readState(page);
+  expect(state.region).toBe(stack.config.backupRegion);
+  await expect(page.getByTestId('region')).toHaveText(stack.config.backupRegion);
+  await waitForState(page, (s) => s.peakLevel > 0.005, 30_000);
+  await page.getByTestId('interrupt').click();
+});
+
+test('screenshots of the demo (docs/images when UPDATE_DOC_SCREENSHOTS=1)', async () => {
+  const out =
+    process.env.UPDATE_DOC_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'images') : test.info().outputDir;
+  mkdirSync(out, { recursive: true });
+  await ensureDemo('sdk');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await clickAndWait('sample-weather', `${PLAYING} && d.jawOpen > 0.15`, 60_000);
+  writeFileSync(join(out, 'demo.png'), await page.screenshot());
+  await page.getByTestId('interrupt').click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(500);
+  writeFileSync(join(out, 'demo-phone.png'), await page.screenshot());
+});
+
+function isSubsequence(needle: readonly string[], haystack: readonly string[]): boolean {
+  let i = 0;
+  for (const item of haystack) if (item === needle[i]) i++;
+  return i === needle.length;
+}
