@@ -11,26 +11,10 @@
  * open kk shape rather than silence.
  */
 
-/** The 15 visemes in wire order (mirrors `VISEMES` of @avatar-drive/core). */
-export const VISEMES = [
-  'sil',
-  'PP',
-  'FF',
-  'TH',
-  'DD',
-  'kk',
-  'CH',
-  'SS',
-  'nn',
-  'RR',
-  'aa',
-  'E',
-  'I',
-  'O',
-  'U',
-] as const;
+import type { Viseme } from '@avatar-drive/core';
 
-export type Viseme = (typeof VISEMES)[number];
+/** The 15 visemes in wire order: the rig's own list. */
+export { VISEMES, type Viseme } from '@avatar-drive/core';
 
 /**
  * espeak-ng English (all gmw/en* tables: en, en-us, en-gb-x-rp, en-gb-scotland, en-gb-x-gbclan,

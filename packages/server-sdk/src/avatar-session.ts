@@ -30,13 +30,13 @@ import {
   Resampler,
   type ResolvedEndpoint,
   resolveEndpoints,
+  responseAnimationBytes,
   resumeMessage,
   type StateMachine,
   SUPPORTED_SAMPLE_RATES,
   serverErrorToAvatarError,
   validateAudioFormat,
 } from '@avatar-drive/core';
-import { responseAnimationBytes } from './animation-bytes.js';
 import { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';

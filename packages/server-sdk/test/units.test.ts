@@ -207,7 +207,7 @@ describe('relay bytes match core', () => {
   it('numbering + encodeRelayMessage + sliced animation bytes equal RelayEncoder + extractResponseAnimation', async () => {
     const core = await import('@avatar-drive/core');
     const { RelayNumbering } = await import('../src/relay-numbering.js');
-    const { responseAnimationBytes } = await import('../src/animation-bytes.js');
+    const { responseAnimationBytes } = await import('@avatar-drive/core');
     const encoder = new core.RelayEncoder();
     const numbering = new RelayNumbering();
     for (const conv of ['req_a', 'req_b']) {

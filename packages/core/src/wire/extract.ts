@@ -2,7 +2,11 @@
 import { toBinary } from '@bufbuild/protobuf';
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { AvatarError } from '../errors.js';
-import { MessageType, ServerResponseAnimationSchema } from '../gen/driveningress/v2/driveningress_pb.js';
+import {
+  MessageType,
+  type ServerResponseAnimation,
+  ServerResponseAnimationSchema,
+} from '../gen/driveningress/v2/driveningress_pb.js';
 import { type DecodeMessageOptions, decodeMessage } from './codec.js';
 
 /** Field number of `Message.server_response_animation`. */
@@ -22,6 +26,15 @@ export function extractResponseAnimation(frame: Uint8Array, options: DecodeMessa
       `Expected a SERVER_RESPONSE_ANIMATION frame, got ${MessageType[message.type]}; relay only animation frames as animation.`,
     );
   }
+  return responseAnimationBytes(frame, message.data.value);
+}
+
+/**
+ * The `ServerResponseAnimation` bytes inside a frame the caller has already decoded (to
+ * `decoded`), as a view of `frame`: no second decode, no re-encoding. Protobuf merges a field
+ * split over several occurrences; only then are the bytes re-serialized from `decoded`.
+ */
+export function responseAnimationBytes(frame: Uint8Array, decoded: ServerResponseAnimation): Uint8Array {
   const reader = new BinaryReader(frame);
   let slice: Uint8Array | undefined;
   let occurrences = 0;
@@ -36,7 +49,6 @@ export function extractResponseAnimation(frame: Uint8Array, options: DecodeMessa
       reader.skip(wireType, fieldNo);
     }
   }
-  // A field split over several occurrences is merged by protobuf; only then re-serialize.
   if (occurrences === 1 && slice !== undefined) return slice;
-  return toBinary(ServerResponseAnimationSchema, message.data.value);
+  return toBinary(ServerResponseAnimationSchema, decoded);
 }
