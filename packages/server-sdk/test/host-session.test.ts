@@ -295,19 +295,10 @@ describe('Host mode against the real service', () => {
     );
   });
 
-  it('RTC mode sends the egress config; a service without that egress answers egressUnavailable', async () => {
+  it('RTC mode sends the egress config: Agora, which this service lacks, answers egressUnavailable', async () => {
     const s = session({
       reconnect: false,
-      egress: {
-        provider: 'livekit',
-        url: 'ws://127.0.0.1:7880',
-        room: 'demo',
-        apiKey: 'devkey',
-        apiSecret: 'a-livekit-secret',
-        publisherId: 'agent-1',
-        extraAttributes: { role: 'avatar' },
-        idleTimeout: 30,
-      },
+      egress: { provider: 'agora', channel: 'demo', token: 'an-agora-token', uid: 7 },
     });
     expect(() => s.relay()).toThrow(/Host mode/);
     const error = await s.start().then(
@@ -315,7 +306,36 @@ describe('Host mode against the real service', () => {
       (e: AvatarError) => e,
     );
     expect(error).toMatchObject({ code: 'egressUnavailable', phase: 'configure', closeCode: 4502 });
-    expect(error!.message).toMatch(/LiveKit egress is not configured on this server/);
-    expect(error!.message).not.toContain('a-livekit-secret');
+    expect(error!.message).toMatch(/Agora egress is not configured on this server/);
+    expect(error!.message).not.toContain('an-agora-token');
+  });
+
+  it('RTC mode with LiveKit credentials the room server rejects answers invalidEgressConfig, secret kept out', async () => {
+    const livekitUrl = process.env.LIVEKIT_URL;
+    if (!livekitUrl) {
+      console.log(
+        'skipped: LIVEKIT_URL is not set (scripts/test-all.sh starts the LiveKit server and sets it)',
+      );
+      return;
+    }
+    const s = session({
+      reconnect: false,
+      egress: {
+        provider: 'livekit',
+        url: livekitUrl,
+        room: 'demo',
+        apiKey: 'devkey',
+        apiSecret: 'a-wrong-livekit-secret',
+        publisherId: 'agent-1',
+        extraAttributes: { role: 'avatar' },
+        idleTimeout: 30,
+      },
+    });
+    const error = await s.start().then(
+      () => undefined,
+      (e: AvatarError) => e,
+    );
+    expect(error).toMatchObject({ code: 'invalidEgressConfig', phase: 'configure' });
+    expect(error!.message).not.toContain('a-wrong-livekit-secret');
   });
 });
