@@ -9,46 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ARKIT_INDEX, isSupportedSampleRate, VISEMES } from '@avatar-drive/core';
+import { OPENNESS, visemeGroup } from '../bench/metrics.js';
 import { createDriver } from '../src/driver.js';
 import { listUtterances, readUtterance, visemeAt } from './corpus.js';
-
-/** 7 groups plus silence: PP; FF; aa; E; I; O+U; other consonants; sil. */
-const GROUP_OF = VISEMES.map((v) =>
-  v === 'sil'
-    ? 0
-    : v === 'PP'
-      ? 1
-      : v === 'FF'
-        ? 2
-        : v === 'aa'
-          ? 3
-          : v === 'E'
-            ? 4
-            : v === 'I'
-              ? 5
-              : v === 'O' || v === 'U'
-                ? 6
-                : 7,
-);
-
-/** How far the jaw drops for each viseme (phonetic vowel height / consonant aperture), 0..1. */
-const OPENNESS: Record<string, number> = {
-  sil: 0,
-  PP: 0,
-  FF: 0.1,
-  TH: 0.2,
-  DD: 0.25,
-  kk: 0.3,
-  CH: 0.2,
-  SS: 0.1,
-  nn: 0.2,
-  RR: 0.3,
-  aa: 1,
-  E: 0.6,
-  I: 0.35,
-  O: 0.7,
-  U: 0.35,
-};
 
 export interface EvaluationReport {
   utterances: number;
@@ -113,7 +76,7 @@ export function evaluateCorpus(
     conditions[condition] ??= [0, 0];
     const voice = String(u.meta.voice ?? 'unknown').split('+')[0]!;
     voices[voice] ??= [0, 0];
-    const open = out.map((f) => OPENNESS[VISEMES[visemeAt(u.phones, f.index * 0.04 + 0.02)]!]!);
+    const open = out.map((f) => OPENNESS[VISEMES[visemeAt(u.phones, f.index * 0.04 + 0.02)]!]);
     for (const f of out) {
       const truth = visemeAt(u.phones, f.index * 0.04 + 0.02);
       // Openness smoothed over ±2 frames (σ ≈ 30 ms), like a jaw that cannot jump.
@@ -138,7 +101,7 @@ export function evaluateCorpus(
         conditions[condition]![0]++;
         voices[voice]![0]++;
       }
-      if (GROUP_OF[truth] === GROUP_OF[guess]) groupCorrect++;
+      if (visemeGroup(truth) === visemeGroup(guess)) groupCorrect++;
       if (truth === 0) {
         silentFrames++;
         if (guess !== 0 || f.expression[ARKIT_INDEX.jawOpen]! > 0.1) silentActive++;
