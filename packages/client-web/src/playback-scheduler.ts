@@ -9,7 +9,7 @@
  * little late are still in time. Audio that arrives after its slot pushes `t0` back, moving
  * audio and animation together.
  */
-import { type DriveFrame, FPS } from '@avatar-drive/core';
+import { DRIVE_FRAME_FIELDS, type DriveFrame, FPS } from '@avatar-drive/core';
 
 /** The audio clock and output the scheduler drives (WebAudio in browsers, a fake in tests). */
 export interface AudioSink {
@@ -211,21 +211,10 @@ export class PlaybackScheduler {
   }
 }
 
-const FIELDS = [
-  'visemes',
-  'expression',
-  'jawPose',
-  'rotation',
-  'neckPose',
-  'eyePose',
-  'eyeLid',
-  'translation',
-] as const;
-
 /** Linear interpolation of every field of two frames (`t` = 0 → a, 1 → b). */
 export function lerpFrame(a: DriveFrame, b: DriveFrame, t: number): DriveFrame {
   const out = { index: a.index } as DriveFrame;
-  for (const field of FIELDS) {
+  for (const field of DRIVE_FRAME_FIELDS) {
     const x = a[field];
     const y = b[field];
     const r = new Float32Array(x.length);

@@ -115,6 +115,14 @@ export const FRAME_LAYOUT = {
   visemes: VISEMES.length,
 } as const;
 
+/** Name of a {@link DriveFrame} array field. */
+export type DriveFrameField = keyof typeof FRAME_LAYOUT;
+
+/** The array fields of a {@link DriveFrame}, in {@link FRAME_LAYOUT} order. */
+export const DRIVE_FRAME_FIELDS: readonly DriveFrameField[] = Object.freeze(
+  Object.keys(FRAME_LAYOUT) as DriveFrameField[],
+);
+
 /**
  * One 25 fps frame of avatar drive. Frame `index` of an utterance covers samples
  * `[index·sr/25, (index+1)·sr/25)` of its audio. Rotations are axis-angle radians.
@@ -167,7 +175,8 @@ export function driveFrameToFlame(frame: DriveFrame): Flame {
       'driveFrameToFlame() takes a DriveFrame; start from createDriveFrame().',
     );
   }
-  for (const [field, length] of Object.entries(FRAME_LAYOUT) as [keyof typeof FRAME_LAYOUT, number][]) {
+  for (const field of DRIVE_FRAME_FIELDS) {
+    const length = FRAME_LAYOUT[field];
     const values = frame[field];
     if (!(values instanceof Float32Array) || values.length !== length) {
       throw new AvatarError(

@@ -97,6 +97,17 @@ describe('relay format', () => {
     expect(forcedLast.last).toBe(true);
   });
 
+  it('encoder parses animation bytes only when it must read their end flag', () => {
+    const notProtobuf = new Uint8Array([0xff, 0xff, 0xff]);
+    expect(caught(() => new RelayEncoder().animation('c', notProtobuf)).code).toBe('invalidRequest');
+    // A caller that decoded the message already passes `last`: the bytes are relayed as they are,
+    // and the receiving side still refuses a payload that is not an animation.
+    const relayed = new RelayEncoder().animation('c', notProtobuf, { last: false });
+    expect(caught(() => decodeRelayMessage(relayed)).code).toBe('protocolError');
+    const good = decodeRelayMessage(new RelayEncoder().animation('c', animationBytes(true), { last: false }));
+    expect(good.last).toBe(false);
+  });
+
   it('encoder numbers audio and animation separately and refuses to continue a finished stream', () => {
     const encoder = new RelayEncoder();
     encoder.audio('c', pcm(1), { sampleRate: 16000 });

@@ -17,6 +17,7 @@ import {
   MessageType,
   PlaybackState,
   playbackStateMessage,
+  responseAnimationBytes,
   responseAnimationMessage,
   ServerResponseAnimationSchema,
   serverErrorMessage,
@@ -216,6 +217,15 @@ describe('extractResponseAnimation', () => {
     expect(inner.end).toBe(true);
     expect(inner.reqId).toBe('r');
     expect(inner.animation?.keyframes).toHaveLength(1);
+  });
+
+  it('responseAnimationBytes gives the same bytes from an already decoded frame, merged or not', () => {
+    const frame = encodeMessage(responseAnimationMessage({ reqId: 'r', frames: [createDriveFrame(0)] }));
+    for (const bytes of [frame, new Uint8Array([...frame, 0x32, 0x02, 0x18, 0x01])]) {
+      const decoded = decodeMessage(bytes);
+      if (decoded.data.case !== 'serverResponseAnimation') throw new Error('wrong case');
+      expect(responseAnimationBytes(bytes, decoded.data.value)).toEqual(extractResponseAnimation(bytes));
+    }
   });
 
   it('rejects frames of another type', () => {

@@ -16,7 +16,6 @@ import {
   audioInputMessage,
   configureSessionMessage,
   type ErrorPhase,
-  encodeRelayMessage,
   int16ToBytes,
   interruptMessage,
   isAvatarError,
@@ -27,6 +26,7 @@ import {
   PlaybackState,
   pauseMessage,
   type RegionEndpoints,
+  RelayEncoder,
   Resampler,
   type ResolvedEndpoint,
   resolveEndpoints,
@@ -42,7 +42,6 @@ import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
 import { IngressSocket } from './ingress-socket.js';
 import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
-import { RelayNumbering } from './relay-numbering.js';
 import { RelayStream } from './relay-stream.js';
 import { createSessionMachine, type SessionState, type SessionTrigger } from './session-state.js';
 import { DEFAULT_TOKEN_TTL_SECONDS, requestSessionToken, resolveExpiry } from './session-token.js';
@@ -191,7 +190,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
   readonly #hostMode: boolean;
   readonly #inputRate: number;
   readonly #sampleRate: number;
-  readonly #relayNumbers = new RelayNumbering();
+  readonly #relayEncoder = new RelayEncoder();
   readonly #relayStreams = new Set<RelayStream>();
   readonly #attempts: ConnectionAttempt[] = [];
   readonly #finished = new Set<string>();
@@ -654,12 +653,8 @@ export class AvatarSession implements AvatarSessionCallbacks {
         if (end) this.#markFinished(reqId);
         let encoded: Uint8Array;
         try {
-          encoded = encodeRelayMessage({
-            kind: 'animation',
-            conversationId: reqId,
-            sequence: this.#relayNumbers.take(reqId, 'animation', end),
+          encoded = this.#relayEncoder.animation(reqId, responseAnimationBytes(raw, data.value), {
             last: end,
-            payload: responseAnimationBytes(raw, data.value),
           });
         } catch (error) {
           this.#deliverError(toAvatarError(error, 'stream'));
@@ -873,14 +868,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
   // ------------------------------------------------------------------ relay
 
   #emitAudio(reqId: string, pcm: Uint8Array, last: boolean): void {
-    const encoded = encodeRelayMessage({
-      kind: 'audio',
-      conversationId: reqId,
-      sequence: this.#relayNumbers.take(reqId, 'audio', last),
-      last,
-      sampleRate: this.#sampleRate,
-      pcm,
-    });
+    const encoded = this.#relayEncoder.audio(reqId, pcm, { sampleRate: this.#sampleRate, last });
     const sampleRate = this.#sampleRate;
     this.#pushRelay({ type: 'audio', conversationId: reqId, data: encoded, last });
     this.#deliver('onAudio', () => this.onAudio?.(encoded, { conversationId: reqId, last, sampleRate }));

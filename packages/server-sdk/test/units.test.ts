@@ -203,49 +203,6 @@ describe('relay events', () => {
   });
 });
 
-describe('relay bytes match core', () => {
-  it('numbering + encodeRelayMessage + sliced animation bytes equal RelayEncoder + extractResponseAnimation', async () => {
-    const core = await import('@avatar-drive/core');
-    const { RelayNumbering } = await import('../src/relay-numbering.js');
-    const { responseAnimationBytes } = await import('@avatar-drive/core');
-    const encoder = new core.RelayEncoder();
-    const numbering = new RelayNumbering();
-    for (const conv of ['req_a', 'req_b']) {
-      for (let i = 0; i < 3; i++) {
-        const last = i === 2;
-        const pcm = new Uint8Array([i, 0, 255, 127]);
-        const ours = core.encodeRelayMessage({
-          kind: 'audio',
-          conversationId: conv,
-          sequence: numbering.take(conv, 'audio', last),
-          last,
-          sampleRate: 24000,
-          pcm,
-        });
-        expect(ours).toEqual(encoder.audio(conv, pcm, { sampleRate: 24000, last }));
-        const frame = core.encodeMessage(
-          core.responseAnimationMessage({ reqId: conv, end: last, frames: [core.createDriveFrame(i)] }),
-        );
-        const decoded = core.decodeMessage(frame);
-        if (decoded.data.case !== 'serverResponseAnimation') throw new Error('unexpected');
-        const payload = responseAnimationBytes(frame, decoded.data.value);
-        expect(payload).toEqual(core.extractResponseAnimation(frame));
-        const oursAnimation = core.encodeRelayMessage({
-          kind: 'animation',
-          conversationId: conv,
-          sequence: numbering.take(conv, 'animation', last),
-          last,
-          payload,
-        });
-        expect(oursAnimation).toEqual(encoder.animation(conv, core.extractResponseAnimation(frame)));
-      }
-      expect(() => numbering.take(conv, 'audio', false)).toThrow(
-        expect.objectContaining({ code: 'invalidState' }),
-      );
-    }
-  });
-});
-
 describe('package build', () => {
   it('loads as CommonJS and as ESM; the relay client bundle is browser-safe', async () => {
     const { createRequire } = await import('node:module');

@@ -68,9 +68,9 @@ export class RelayEncoder {
 
   /**
    * Encodes one ServerResponseAnimation for `conversationId`: pass the bytes received from the
-   * service (relayed unchanged, but checked to parse) or a parsed message (serialized here).
-   * `last` defaults to the animation's `end`; set it explicitly to close the stream otherwise
-   * (e.g. on the final message after an interrupt).
+   * service (relayed unchanged) or a parsed message (serialized here). `last` defaults to the
+   * animation's `end`, which means parsing the bytes; a caller that decoded them already passes
+   * `last` itself (also to close the stream on another message, e.g. after an interrupt).
    * @throws AvatarError `invalidState` after that conversation's last animation message.
    */
   animation(
@@ -79,20 +79,19 @@ export class RelayEncoder {
     options: { last?: boolean } = {},
   ): Uint8Array {
     let payload: Uint8Array;
-    let end: boolean;
+    let last: boolean;
     if (animation instanceof Uint8Array) {
       payload = animation;
-      end = parseAnimation(animation).end;
+      last = options.last ?? parseAnimation(animation).end;
     } else if (isMessage(animation, ServerResponseAnimationSchema)) {
       payload = toBinary(ServerResponseAnimationSchema, animation);
-      end = animation.end;
+      last = options.last ?? animation.end;
     } else {
       throw new AvatarError(
         'invalidRequest',
         'Relay animation must be the ServerResponseAnimation bytes (a Uint8Array) or a ServerResponseAnimation message.',
       );
     }
-    const last = options.last ?? end;
     const counter = this.#counter(conversationId, 'animation');
     const bytes = encodeRelayMessage({
       kind: 'animation',

@@ -17,7 +17,13 @@ import {
   type ServerResponseAnimation,
   TransportCompression,
 } from '../gen/driveningress/v2/driveningress_pb.js';
-import { type DriveFrame, driveFrameToFlame, flameToDriveFrame } from '../rig.js';
+import {
+  DRIVE_FRAME_FIELDS,
+  type DriveFrame,
+  type DriveFrameField,
+  driveFrameToFlame,
+  flameToDriveFrame,
+} from '../rig.js';
 import { toBytes } from './codec.js';
 
 /** Capabilities a server may list in `ServerConfirmSession.capabilities`. */
@@ -248,20 +254,9 @@ export function animationToDriveFrames(animation: ServerResponseAnimation, first
   });
 }
 
-const FRAME_FIELDS = [
-  'visemes',
-  'expression',
-  'jawPose',
-  'rotation',
-  'neckPose',
-  'eyePose',
-  'eyeLid',
-  'translation',
-] as const;
-
 /** The first field of `frame` holding a NaN or infinity, if any. */
-function nonFiniteField(frame: DriveFrame): (typeof FRAME_FIELDS)[number] | undefined {
-  return FRAME_FIELDS.find((name) => frame[name].some((v) => !Number.isFinite(v)));
+function nonFiniteField(frame: DriveFrame): DriveFrameField | undefined {
+  return DRIVE_FRAME_FIELDS.find((name) => frame[name].some((v) => !Number.isFinite(v)));
 }
 
 /** Fields of {@link playbackStateMessage}. */
