@@ -2,6 +2,8 @@
  * AvatarManager: fetches an avatar's manifest and assets with byte progress, shares one download
  * between concurrent loads of the same id, and caches assets by content hash.
  */
+
+import type { AvatarCamera } from '@avatar-drive/avatars';
 import { AvatarError, type AvatarErrorCode } from '@avatar-drive/core';
 import { type AssetStore, openAssetStore } from './asset-cache.js';
 import { download, sha256Hex } from './download.js';
@@ -22,13 +24,8 @@ export interface AvatarAsset {
   contentType?: string;
 }
 
-/** A camera that frames the avatar (glTF scene coordinates, metres). */
-export interface AvatarCameraFraming {
-  position: [number, number, number];
-  target: [number, number, number];
-  /** Vertical field of view in degrees. */
-  fov: number;
-}
+/** A camera that frames the avatar (glTF scene coordinates, metres): the avatar manifest's `camera`. */
+export type AvatarCameraFraming = AvatarCamera;
 
 /** What `GET /v1/console/avatars/:id` returns. */
 export interface AvatarManifest {
