@@ -29,7 +29,6 @@ import {
   RelayEncoder,
   Resampler,
   type ResolvedEndpoint,
-  resolveEndpoints,
   responseAnimationBytes,
   resumeMessage,
   type StateMachine,
@@ -40,6 +39,7 @@ import {
 import { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
+import { endpointsFor } from './endpoints.js';
 import { IngressSocket } from './ingress-socket.js';
 import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
 import { RelayStream } from './relay-stream.js';
@@ -242,21 +242,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
     if (options.tokenTtlSeconds !== undefined) resolveExpiry({ ttlSeconds: options.tokenTtlSeconds });
     this.#options = { ...options };
-    this.#endpoints =
-      options.consoleUrl !== undefined || options.ingressUrl !== undefined
-        ? resolveEndpoints({
-            endpoints: {
-              ...(options.consoleUrl !== undefined && { consoleUrl: options.consoleUrl }),
-              ...(options.ingressUrl !== undefined && { ingressUrl: options.ingressUrl }),
-            },
-            ...(options.backupRegion !== undefined && { backupRegion: options.backupRegion }),
-            ...(options.regions && { regions: options.regions }),
-          })
-        : resolveEndpoints({
-            ...(options.region !== undefined && { region: options.region }),
-            ...(options.backupRegion !== undefined && { backupRegion: options.backupRegion }),
-            ...(options.regions && { regions: options.regions }),
-          });
+    this.#endpoints = endpointsFor(options);
     this.#reconnect =
       options.reconnect === false
         ? { ...DEFAULT_RECONNECT, maxAttempts: 1, afterDrop: false }

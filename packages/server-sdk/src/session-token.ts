@@ -2,12 +2,8 @@
  * Session tokens: the single-use credential a client (your server, or a browser you hand it to)
  * opens one ingress WebSocket with. Minted with the app's API key, which stays on your server.
  */
-import {
-  AvatarError,
-  type RegionEndpoints,
-  type ResolvedEndpoint,
-  resolveEndpoints,
-} from '@avatar-drive/core';
+import { AvatarError, type RegionEndpoints } from '@avatar-drive/core';
+import { endpointsFor } from './endpoints.js';
 import { httpErrorToAvatarError, parseJsonBody, redact } from './http-errors.js';
 
 /** Longest token lifetime the service accepts. */
@@ -77,17 +73,7 @@ export async function mintSessionToken(options: CreateSessionTokenOptions): Prom
   }
   checkApiKey(options.apiKey);
   const expireAt = resolveExpiry(options);
-  const endpoints: ResolvedEndpoint[] = options.consoleUrl
-    ? resolveEndpoints({
-        endpoints: { consoleUrl: options.consoleUrl },
-        ...(options.backupRegion !== undefined && { backupRegion: options.backupRegion }),
-        ...(options.regions && { regions: options.regions }),
-      })
-    : resolveEndpoints({
-        ...(options.region !== undefined && { region: options.region }),
-        ...(options.backupRegion !== undefined && { backupRegion: options.backupRegion }),
-        ...(options.regions && { regions: options.regions }),
-      });
+  const endpoints = endpointsFor(options);
   let lastError: AvatarError | undefined;
   for (const endpoint of endpoints) {
     try {
