@@ -6,7 +6,7 @@
  * (`performance.timeOrigin + performance.now()`). Driven by the test through `window.rtc`.
  */
 import { Avatar, type AvatarManifest, AvatarSDK, AvatarView } from '@avatar-drive/client-web';
-import { ARKIT_INDEX } from '@avatar-drive/core';
+import { ARKIT_INDEX, animationToDriveFrames, decodeFramePacket } from '@avatar-drive/core';
 import { type RemoteAudioTrack, setLogLevel } from 'livekit-client';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
@@ -50,6 +50,18 @@ async function makeAvatar(): Promise<Avatar> {
   return new Avatar(manifest, new Map([['head.glb', glb]]), 0);
 }
 
+/** One keyframe as it arrived in a frame packet. */
+interface ReceivedFrame {
+  reqId: string;
+  index: number;
+  /** Service clock: when the frame's first audio sample left the avatar's source. */
+  playAtMs: number;
+  /** Local clock: when the player maps that instant to (offset + playout delay at arrival). */
+  renderAtMs: number;
+  arrivalMs: number;
+  jawOpen: number;
+}
+
 interface StartOptions {
   url: string;
   token: string;
@@ -64,25 +76,29 @@ interface StartOptions {
 const audio: Array<[number, number]> = [];
 const jaw: Array<[number, number]> = [];
 const events: string[] = [];
+/** Keyframes received, by `reqId/index` (the last copy wins, as in the player). */
+const received = new Map<string, ReceivedFrame>();
 const syncLog: SyncStats[] = [];
 let player: AvatarPlayer | undefined;
 let view: AvatarView | undefined;
 let provider: LiveKitProvider | undefined;
 let audioContext: AudioContext | undefined;
+let meterModule: Promise<void> | undefined;
 
 /**
- * Loudness of the received track per ~10 ms, measured in an AudioWorklet and stamped on the audio
+ * Loudness (RMS) of the received track per ~5 ms, measured in an AudioWorklet and stamped on the audio
  * clock (mapped to the wall clock with getOutputTimestamp), so a busy main thread cannot smear it.
  */
 const METER_WORKLET = `
 class Meter extends AudioWorkletProcessor {
   constructor() { super(); this.sum = 0; this.n = 0; this.start = 0; }
+  // 256 samples (5.3 ms at 48 kHz) per block: fine enough to place energy inside a 40 ms frame.
   process(inputs) {
     const ch = inputs[0] && inputs[0][0];
     if (this.n === 0) this.start = currentTime;
     if (ch) for (let i = 0; i < ch.length; i++) this.sum += ch[i] * ch[i];
     this.n += 128;
-    if (this.n >= 512) {
+    if (this.n >= 256) {
       this.port.postMessage([this.start, Math.sqrt(this.sum / this.n)]);
       this.sum = 0; this.n = 0;
     }
@@ -96,8 +112,11 @@ async function meterAudio(track: MediaStreamTrack): Promise<void> {
   audioContext ??= new AudioContext();
   const context = audioContext;
   await context.resume();
-  const module = URL.createObjectURL(new Blob([METER_WORKLET], { type: 'text/javascript' }));
-  await context.audioWorklet.addModule(module);
+  // Once per context: registering the processor a second time (a new avatar track) would throw.
+  meterModule ??= context.audioWorklet.addModule(
+    URL.createObjectURL(new Blob([METER_WORKLET], { type: 'text/javascript' })),
+  );
+  await meterModule;
   const source = context.createMediaStreamSource(new MediaStream([track]));
   const meter = new AudioWorkletNode(context, 'avatar-drive-meter');
   source.connect(meter).connect(context.destination); // the meter outputs silence
@@ -146,6 +165,24 @@ const api = {
       player.on(name, () => events.push(`${name}@${Math.round(wallNow())}`));
     }
     player.on('error', (e) => events.push(`error:${e.code}:${e.message}`));
+    // Registered after the player's own listener, so its sync stats already include this packet.
+    provider.on('framePacket', (bytes, arrivalMs) => {
+      const packet = decodeFramePacket(bytes);
+      const stats = player!.getSyncStats();
+      const toLocal = (stats.clockOffsetMs ?? Number.NaN) + stats.playoutDelayMs;
+      const reqId = packet.animation.reqId;
+      for (const [j, frame] of animationToDriveFrames(packet.animation, packet.firstFrameIndex).entries()) {
+        const playAtMs = packet.playAtMs[j]!;
+        received.set(`${reqId}/${frame.index}`, {
+          reqId,
+          index: frame.index,
+          playAtMs,
+          renderAtMs: playAtMs + toLocal,
+          arrivalMs,
+          jawOpen: frame.expression[ARKIT_INDEX.jawOpen]!,
+        });
+      }
+    });
     provider.on('avatarAudio', (receiver) => {
       events.push(receiver ? `avatarAudio:${receiver.participantId}` : 'avatarAudio:gone');
       if (!receiver) return;
@@ -165,6 +202,7 @@ const api = {
     return {
       audio: audio.filter(([t]) => t >= sinceMs),
       jaw: jaw.filter(([t]) => t >= sinceMs),
+      frames: [...received.values()].filter((f) => f.arrivalMs >= sinceMs),
       events: [...events],
       sync: syncLog.slice(-4),
       state: player?.getConnectionState(),

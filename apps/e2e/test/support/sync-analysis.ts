@@ -1,7 +1,9 @@
 /**
  * How far the avatar's mouth is from its audio, from two measured series on one clock: the
- * loudness of the received track and the rendered jawOpen. Both go onto a 10 ms grid; the lag
- * is where their normalised cross-correlation peaks.
+ * loudness of the received track and the rendered jawOpen. Either both go onto a 10 ms grid
+ * (`onGrid`, `lagMs`), or — what the e2e tests assert on — both are pooled per animation frame
+ * at the frames' render times and correlated over voiced frames while the audio's windows slide
+ * (`frameLag`).
  */
 
 /** `[timeMs, value]` samples in time order. */
@@ -74,4 +76,109 @@ export function firstAbove(series: Series, threshold: number, from = -Infinity):
 export function lastAbove(series: Series, threshold: number): number | undefined {
   for (let i = series.length - 1; i >= 0; i--) if (series[i]![1] > threshold) return series[i]![0];
   return undefined;
+}
+
+/** Pearson correlation of `a[k]` with `b[k]` over the frames where `mask[k]` (all when absent). */
+export function pearson(a: number[], b: number[], mask?: boolean[]): number {
+  const pairs: Array<[number, number]> = [];
+  for (let k = 0; k < Math.min(a.length, b.length); k++) {
+    if (mask && !mask[k]) continue;
+    if (Number.isFinite(a[k]) && Number.isFinite(b[k])) pairs.push([a[k]!, b[k]!]);
+  }
+  if (pairs.length < 10) return Number.NaN;
+  const ma = pairs.reduce((s, p) => s + p[0], 0) / pairs.length;
+  const mb = pairs.reduce((s, p) => s + p[1], 0) / pairs.length;
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (const [x, y] of pairs) {
+    num += (x - ma) * (y - mb);
+    da += (x - ma) ** 2;
+    db += (y - mb) ** 2;
+  }
+  return da === 0 || db === 0 ? Number.NaN : num / Math.sqrt(da * db);
+}
+
+/** One 25 fps frame is 40 ms. */
+export const FRAME_MS = 40;
+
+/**
+ * Per-frame RMS of a block-RMS series (`[blockStartMs, rms]`, equal-length blocks): frame k
+ * pools the blocks starting in [starts[k] + shiftMs, starts[k] + shiftMs + 40 ms).
+ * NaN for a frame no block falls into.
+ */
+export function framesRms(blocks: Series, starts: number[], shiftMs = 0): number[] {
+  return starts.map((start) => {
+    const from = start + shiftMs;
+    let sum = 0;
+    let n = 0;
+    for (const [t, v] of blocks) {
+      if (t >= from && t < from + FRAME_MS) {
+        sum += v * v;
+        n += 1;
+      }
+    }
+    return n === 0 ? Number.NaN : Math.sqrt(sum / n);
+  });
+}
+
+/**
+ * Per-frame mean of a sampled series (the rendered jawOpen, one sample per animation frame of
+ * the page): frame k averages the samples in [starts[k], starts[k] + 40 ms), or holds the last
+ * sample before it when the page rendered none inside (a slow frame on a busy machine).
+ */
+export function framesMean(series: Series, starts: number[]): number[] {
+  return starts.map((start) => {
+    let sum = 0;
+    let n = 0;
+    let before = Number.NaN;
+    for (const [t, v] of series) {
+      if (t < start) before = v;
+      else if (t < start + FRAME_MS) {
+        sum += v;
+        n += 1;
+      }
+    }
+    return n === 0 ? before : sum / n;
+  });
+}
+
+/** The outcome of {@link frameLag}. */
+export interface FrameLag {
+  /**
+   * How far the second signal (the mouth) follows the audio, ms (negative: it leads), at the
+   * best correlation within ±`maxLagFrames` frames, searched in `stepMs` steps.
+   */
+  lagMs: number;
+  /** Correlation at that lag, over the masked frames. */
+  correlation: number;
+  /** Correlation with no shift. */
+  correlationAtZero: number;
+  /** Per-frame audio RMS at the best lag. */
+  energies: number[];
+}
+
+/**
+ * Cross-correlation over lags of per-frame audio energy against a per-frame signal `other`
+ * (rendered jawOpen, or the source's own loudness): the audio's frame windows slide by the lag,
+ * the frames stay where they were shown. Only frames with `mask[k]` count (voiced frames: the
+ * silences would otherwise dominate and reward any mouth that is merely closed in pauses).
+ */
+export function frameLag(
+  audioBlocks: Series,
+  starts: number[],
+  other: number[],
+  mask: boolean[],
+  { maxLagFrames = 3, stepMs = 5 } = {},
+): FrameLag {
+  const max = maxLagFrames * FRAME_MS;
+  let best: FrameLag = { lagMs: 0, correlation: -Infinity, correlationAtZero: Number.NaN, energies: [] };
+  for (let shift = -max; shift <= max; shift += stepMs) {
+    const energies = framesRms(audioBlocks, starts, shift);
+    const r = pearson(energies, other, mask);
+    if (shift === 0) best.correlationAtZero = r;
+    // Audio found `shift` ms after the frame = the mouth moved `shift` ms before its sound.
+    if (r > best.correlation) best = { ...best, lagMs: shift === 0 ? 0 : -shift, correlation: r, energies };
+  }
+  return best;
 }
