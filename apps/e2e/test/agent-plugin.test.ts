@@ -121,7 +121,7 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
     const since = wallNow();
     await say(speech);
     await sleep(600);
-    const sync = measureUtterance(await viewer.read(since), speech);
+    const sync = measureUtterance(await viewer.read(since, 'agent-utterance'), speech);
     console.log(
       `[agent e2e] ${speech.durationMs.toFixed(0)} ms said; ${describeSync(sync)}; playback ${playback.join(', ')}`,
     );

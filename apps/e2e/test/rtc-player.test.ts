@@ -118,7 +118,7 @@ describe('AvatarPlayer in Chromium, a server-sdk AvatarSession in RTC mode on th
     const reqId = say(session, speech);
     const { playedMs } = await reached(reqId, 'ended');
     await sleep(600);
-    const r = await viewer.read(since);
+    const r = await viewer.read(since, 'rtc-utterance');
     const sync = measureUtterance(r, speech, reqId);
     const stats = r.sync[r.sync.length - 1];
     console.log(

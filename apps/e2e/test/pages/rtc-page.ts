@@ -78,7 +78,7 @@ const jaw: Array<[number, number]> = [];
 const events: string[] = [];
 /** Keyframes received, by `reqId/index` (the last copy wins, as in the player). */
 const received = new Map<string, ReceivedFrame>();
-const syncLog: SyncStats[] = [];
+const syncLog: Array<SyncStats & { atMs: number }> = [];
 let player: AvatarPlayer | undefined;
 let view: AvatarView | undefined;
 let provider: LiveKitProvider | undefined;
@@ -192,7 +192,7 @@ const api = {
         if (track) void meterAudio(track.mediaStreamTrack);
       }
     });
-    setInterval(() => player && syncLog.push(player.getSyncStats()), 250);
+    setInterval(() => player && syncLog.push({ ...player.getSyncStats(), atMs: wallNow() }), 250);
     meterJaw();
     await player.connect({ url: options.url, token: options.token, roomName: options.roomName });
   },
@@ -204,7 +204,8 @@ const api = {
       jaw: jaw.filter(([t]) => t >= sinceMs),
       frames: [...received.values()].filter((f) => f.arrivalMs >= sinceMs),
       events: [...events],
-      sync: syncLog.slice(-4),
+      /** The player's alignment figures every 250 ms since `sinceMs` (at least the last 4). */
+      sync: syncLog.filter((x, i) => x.atMs >= sinceMs || i >= syncLog.length - 4),
       state: player?.getConnectionState(),
       subscribed: [...(provider?.room?.remoteParticipants.values() ?? [])].flatMap((p) =>
         [...p.trackPublications.values()]

@@ -3,6 +3,8 @@
  * test page (pages/rtc-page.ts: AvatarPlayer + AvatarView in Chromium) joined to a room, with
  * typed access to what it measured.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AccessToken } from 'livekit-server-sdk';
 import { inject } from 'vitest';
 import { openPage, type TestBrowser } from './browser.js';
@@ -55,6 +57,7 @@ export interface PageRead {
   frames: ReceivedFrame[];
   events: string[];
   sync: Array<{
+    atMs: number;
     clockOffsetMs?: number;
     jitterBufferMs?: number;
     playoutDelayMs: number;
@@ -102,9 +105,21 @@ export class RtcViewer {
     return new RtcViewer(browser, roomName);
   }
 
-  /** Everything the page measured since `sinceMs` (wall clock). */
-  read(sinceMs = 0): Promise<PageRead> {
-    return this.browser.page.evaluate((s) => (window as never as { rtc: PageApi }).rtc.read(s), sinceMs);
+  /**
+   * Everything the page measured since `sinceMs` (wall clock). With E2E_DUMP_DIR set, also
+   * written there as `<label>.json` (for looking at a run's raw series afterwards).
+   */
+  async read(sinceMs = 0, label?: string): Promise<PageRead> {
+    const r = await this.browser.page.evaluate(
+      (s) => (window as never as { rtc: PageApi }).rtc.read(s),
+      sinceMs,
+    );
+    const dir = process.env.E2E_DUMP_DIR;
+    if (dir && label) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${label}-${Date.now()}.json`), JSON.stringify(r));
+    }
+    return r;
   }
 
   /** Waits (generously: shared machine) until the page subscribed to `identity`'s avatar audio. */

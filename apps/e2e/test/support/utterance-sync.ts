@@ -40,6 +40,8 @@ export interface UtteranceSync {
   silentRms: number;
   /** Peak per-frame RMS received. */
   peakRms: number;
+  /** The player's jitter-buffer delay estimate during the utterance: min and max, ms. */
+  jitterBufferMs: [number, number];
   /** Local times: first and last frame window. */
   fromMs: number;
   toMs: number;
@@ -77,6 +79,11 @@ export function measureUtterance(
   const sync = frameLag(read.audio, starts, renderedJaw, voiced);
   const atZero = frameLag(read.audio, starts, wavRms, voiced, { maxLagFrames: 0 }).energies;
   const finite = starts.filter(Number.isFinite);
+  const fromMs = Math.min(...finite);
+  const toMs = Math.max(...finite) + FRAME_MS;
+  const jitter = read.sync
+    .filter((x) => x.atMs >= fromMs && x.atMs <= toMs && x.jitterBufferMs !== undefined)
+    .map((x) => x.jitterBufferMs!);
   return {
     reqId,
     frames: byIndex.size,
@@ -87,8 +94,9 @@ export function measureUtterance(
     voicedRms: median(atZero.filter((_, k) => voiced[k])),
     silentRms: median(atZero.filter((_, k) => !voiced[k])),
     peakRms: Math.max(...atZero.filter(Number.isFinite)),
-    fromMs: Math.min(...finite),
-    toMs: Math.max(...finite) + FRAME_MS,
+    jitterBufferMs: [Math.min(...jitter), Math.max(...jitter)],
+    fromMs,
+    toMs,
   };
 }
 
@@ -100,7 +108,8 @@ export function describeSync(s: UtteranceSync): string {
     `r = ${f(s.sync.correlation)} (${f(s.sync.correlationAtZero)} unshifted); ` +
     `engine jaw vs WAV loudness r = ${f(s.sourceCorrelation)}; ` +
     `received vs WAV loudness: lag ${s.audio.lagMs} ms, r = ${f(s.audio.correlation)}; ` +
-    `received RMS voiced ${f(s.voicedRms, 3)}, silent ${f(s.silentRms, 4)}, peak ${f(s.peakRms, 3)}`
+    `received RMS voiced ${f(s.voicedRms, 3)}, silent ${f(s.silentRms, 4)}, peak ${f(s.peakRms, 3)}; ` +
+    `jitter buffer ${f(s.jitterBufferMs[0], 0)}–${f(s.jitterBufferMs[1], 0)} ms`
   );
 }
 
@@ -109,14 +118,22 @@ export function assertInStep(s: UtteranceSync, speech: Speech): void {
   const expected = Math.ceil((speech.pcm.length / speech.sampleRate) * 25);
   // Every keyframe of the utterance reached the page.
   expect(s.frames).toBeGreaterThanOrEqual(expected - 1);
-  // The avatar's audio was heard: voiced frames loud, the pauses between words quiet.
+  // The avatar's audio was heard: voiced frames loud (0.07–0.08 median), the pauses between
+  // words quiet (≤ 0.0001 idle, up to 0.0075 under load, when sound smears into them).
   expect(s.voicedRms).toBeGreaterThan(0.02);
-  expect(s.voicedRms).toBeGreaterThan(5 * s.silentRms);
-  // The received sound follows the WAV's loudness frame by frame (Opus, resampling and the
-  // jitter buffer change little of a 40 ms envelope): measured TODO.
-  expect(s.audio.correlation).toBeGreaterThan(0.8);
+  expect(s.voicedRms).toBeGreaterThan(4 * s.silentRms);
+  // The received sound is the WAV's speech, where the frames say it is: its per-frame RMS follows
+  // the WAV's (0.95–0.99 on a quiet machine; 0.57 and 0.72 with the machine at load 7, where the
+  // receiver's jitter buffer stretched the audio against the frame windows). A broken resampler
+  // or a track carrying something else scores near 0.
+  expect(s.audio.correlation).toBeGreaterThan(0.45);
   expect(Math.abs(s.audio.lagMs)).toBeLessThanOrEqual(2 * FRAME_MS);
-  // The mouth moves in step with the sound: TODO
+  // The mouth moves in step with the sound. The engine's jawOpen is not loudness: over voiced
+  // frames it correlates 0.61–0.67 with the WAV's own per-frame RMS at no shift, and −0.20…0.26
+  // when shifted by 2 frames either way (engine alone, these two WAVs). End to end it measured
+  // 0.54–0.75 (docs/rtc.md). 0.4 keeps 0.14 of margin below the worst loaded run and still fails
+  // a mouth 2 frames off its sound (the lag search is bounded to ±3 frames), or one that does not
+  // move. The lag is the one at the best correlation, in 5 ms steps.
   expect(s.sync.correlation).toBeGreaterThan(0.4);
   expect(Math.abs(s.sync.lagMs)).toBeLessThanOrEqual(2 * FRAME_MS);
 }
@@ -141,7 +158,10 @@ export function measureStop(r: PageRead, interruptAt: number): StopFigures {
     audioAfterMs: (lastAbove(r.audio, peakBefore * 0.1) ?? Number.NaN) - interruptAt,
     jawAfterMs: (lastAbove(r.jaw, 0.1) ?? Number.NaN) - interruptAt,
     jawMovedBefore: (firstAbove(r.jaw, 0.1) ?? Infinity) < interruptAt,
-    inFlightMs: Math.max(0, ...r.sync.map((x) => Number(x.playoutDelayMs))),
+    inFlightMs: Math.max(
+      0,
+      ...r.sync.filter((x) => Math.abs(x.atMs - interruptAt) <= 1000).map((x) => x.playoutDelayMs),
+    ),
   };
 }
 
