@@ -56,7 +56,7 @@ interface ReceivedFrame {
   index: number;
   /** Service clock: when the frame's first audio sample left the avatar's source. */
   playAtMs: number;
-  /** Local clock: when the player maps that instant to (offset + playout delay at arrival). */
+  /** Local clock: where the player mapped that instant when the packet arrived (offset + playout delay then). */
   renderAtMs: number;
   arrivalMs: number;
   jawOpen: number;
@@ -75,6 +75,8 @@ interface StartOptions {
 
 const audio: Array<[number, number]> = [];
 const jaw: Array<[number, number]> = [];
+/** [local time, service time being rendered] per animation frame of the page. */
+const shown: Array<[number, number]> = [];
 const events: string[] = [];
 /** Keyframes received, by `reqId/index` (the last copy wins, as in the player). */
 const received = new Map<string, ReceivedFrame>();
@@ -133,7 +135,11 @@ function meterJaw(): void {
   const tick = () => {
     if (!view) return;
     const frame = view.lastFrame;
-    if (frame) jaw.push([wallNow(), frame.expression[index]!]);
+    const now = wallNow();
+    if (frame) jaw.push([now, frame.expression[index]!]);
+    // The service time the player renders now: where each keyframe's playAtMs was actually shown.
+    const serviceTime = player?.getSyncStats().serviceTimeMs;
+    if (serviceTime !== undefined) shown.push([now, serviceTime]);
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -202,6 +208,7 @@ const api = {
     return {
       audio: audio.filter(([t]) => t >= sinceMs),
       jaw: jaw.filter(([t]) => t >= sinceMs),
+      shown: shown.filter(([t]) => t >= sinceMs),
       frames: [...received.values()].filter((f) => f.arrivalMs >= sinceMs),
       events: [...events],
       /** The player's alignment figures every 250 ms since `sinceMs` (at least the last 4). */

@@ -54,6 +54,8 @@ export interface PageRead {
   audio: Series;
   /** The jawOpen the view rendered, per animation frame of the page. */
   jaw: Series;
+  /** The service time the player rendered, per animation frame of the page. */
+  shown: Series;
   frames: ReceivedFrame[];
   events: string[];
   sync: Array<{

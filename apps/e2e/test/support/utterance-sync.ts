@@ -2,8 +2,9 @@
  * What the viewer got of one utterance, per animation frame (DESIGN.md, Timing: frame k covers
  * samples [k·sr/25, (k+1)·sr/25) of the request's audio and is shown when they are heard):
  *
- * - frame k's window is [renderAt_k, renderAt_k + 40 ms) on the page's clock, where renderAt_k
- *   is the frame's playAtMs mapped by the player (clock offset + playout delay);
+ * - frame k's window is [shown_k, shown_k + 40 ms) on the page's clock, where shown_k is when
+ *   the player rendered the frame's playAtMs (the service time it renders is logged per page
+ *   frame, so this follows the player's offset and delay as they change);
  * - in it: the RMS of the received WebRTC track (AudioWorklet blocks) and the rendered jawOpen;
  * - voiced frames are those whose own samples in the WAV are within 20 dB of the loudest frame.
  *
@@ -17,6 +18,7 @@ import type { PageRead, ReceivedFrame } from './rtc-viewer.js';
 import { rms, type Speech } from './speech.js';
 import {
   FRAME_MS,
+  type Series,
   type FrameLag,
   firstAbove,
   frameLag,
@@ -59,6 +61,21 @@ export function mainRequest(frames: ReceivedFrame[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
 }
 
+/**
+ * The local time the player started showing service time `serviceMs`: the first page frame
+ * that rendered it or later, interpolated with the one before (NaN if never shown).
+ */
+export function shownAt(shown: Series, serviceMs: number): number {
+  for (let i = 0; i < shown.length; i++) {
+    const [t, s] = shown[i]!;
+    if (s < serviceMs) continue;
+    const prev = shown[i - 1];
+    if (!prev || prev[1] >= s) return t;
+    return prev[0] + ((serviceMs - prev[1]) / (s - prev[1])) * (t - prev[0]);
+  }
+  return Number.NaN;
+}
+
 /** Measures one utterance of `speech` (its audio from sample 0 is request `reqId`'s). */
 export function measureUtterance(
   read: PageRead,
@@ -69,7 +86,7 @@ export function measureUtterance(
   const spf = speech.sampleRate / 25;
   const count = Math.min(Math.ceil(speech.pcm.length / spf), Math.max(-1, ...byIndex.keys()) + 1);
   const ks = Array.from({ length: count }, (_, k) => k);
-  const starts = ks.map((k) => byIndex.get(k)?.renderAtMs ?? Number.NaN);
+  const starts = ks.map((k) => shownAt(read.shown, byIndex.get(k)?.playAtMs ?? Number.NaN));
   const wavRms = ks.map((k) => rms(speech.pcm, Math.round(k * spf), Math.round((k + 1) * spf)));
   const loudest = Math.max(...wavRms);
   const voiced = wavRms.map((v) => v > loudest * 0.1);
