@@ -108,17 +108,24 @@ export const FRAME_MS = 40;
  * NaN for a frame no block falls into.
  */
 export function framesRms(blocks: Series, starts: number[], shiftMs = 0): number[] {
-  return starts.map((start) => {
-    const from = start + shiftMs;
-    let sum = 0;
-    let n = 0;
-    for (const [t, v] of blocks) {
-      if (t >= from && t < from + FRAME_MS) {
-        sum += v * v;
-        n += 1;
-      }
+  // Prefix sums of the squares over the blocks (in time order): each frame is two searches.
+  const squares = [0];
+  for (const [, v] of blocks) squares.push(squares[squares.length - 1]! + v * v);
+  const firstAtOrAfter = (t: number) => {
+    let lo = 0;
+    let hi = blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (blocks[mid]![0] < t) lo = mid + 1;
+      else hi = mid;
     }
-    return n === 0 ? Number.NaN : Math.sqrt(sum / n);
+    return lo;
+  };
+  return starts.map((start) => {
+    if (!Number.isFinite(start)) return Number.NaN;
+    const i = firstAtOrAfter(start + shiftMs);
+    const j = firstAtOrAfter(start + shiftMs + FRAME_MS);
+    return j === i ? Number.NaN : Math.sqrt((squares[j]! - squares[i]!) / (j - i));
   });
 }
 

@@ -18,13 +18,13 @@ import type { PageRead, ReceivedFrame } from './rtc-viewer.js';
 import { rms, type Speech } from './speech.js';
 import {
   FRAME_MS,
-  type Series,
   type FrameLag,
   firstAbove,
   frameLag,
   framesMean,
   lastAbove,
   pearson,
+  type Series,
 } from './sync-analysis.js';
 
 export interface UtteranceSync {
