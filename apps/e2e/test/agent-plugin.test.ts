@@ -23,9 +23,8 @@ import {
   assertInStep,
   assertStopped,
   describeStop,
-  describeSync,
+  measureSteady,
   measureStop,
-  measureUtterance,
 } from './support/utterance-sync.js';
 
 const lk = livekitServer();
@@ -117,13 +116,19 @@ describe('agent-plugin: a LiveKit agent speaking through the avatar (real LiveKi
     // The first utterance after subscribing lets the receiver's jitter buffer settle (docs/rtc.md).
     await say(synthesize('Warming up.', speech.sampleRate));
     await sleep(400);
-    playback.length = 0;
-    const since = wallNow();
-    await say(speech);
-    await sleep(600);
-    const sync = measureUtterance(await viewer.read(since, 'agent-utterance'), speech);
-    console.log(
-      `[agent e2e] ${speech.durationMs.toFixed(0)} ms said; ${describeSync(sync)}; playback ${playback.join(', ')}`,
+    const sync = await measureSteady(
+      async () => {
+        playback.length = 0;
+        const since = wallNow();
+        await say(speech);
+        await sleep(600);
+        return { read: await viewer.read(since, 'agent-utterance') };
+      },
+      speech,
+      (line) =>
+        console.log(
+          `[agent e2e] ${speech.durationMs.toFixed(0)} ms said; ${line}; playback ${playback.join(', ')}`,
+        ),
     );
     assertInStep(sync, speech);
     expect(playback[0]).toBe('started');

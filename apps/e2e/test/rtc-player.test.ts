@@ -20,9 +20,8 @@ import {
   assertInStep,
   assertStopped,
   describeStop,
-  describeSync,
+  measureSteady,
   measureStop,
-  measureUtterance,
 } from './support/utterance-sync.js';
 
 const lk = livekitServer();
@@ -114,21 +113,29 @@ describe('AvatarPlayer in Chromium, a server-sdk AvatarSession in RTC mode on th
     await reached(say(session, synthesize('Warming up.', speech.sampleRate)), 'ended');
     await sleep(400);
 
-    const since = wallNow();
-    const reqId = say(session, speech);
-    const { playedMs } = await reached(reqId, 'ended');
-    await sleep(600);
-    const r = await viewer.read(since, 'rtc-utterance');
-    const sync = measureUtterance(r, speech, reqId);
-    const stats = r.sync[r.sync.length - 1];
-    console.log(
-      `[rtc e2e] ${speech.durationMs.toFixed(0)} ms of speech (${speech.sampleRate} Hz), played ${playedMs} ms; ` +
-        `${describeSync(sync)}; clock offset ${stats?.clockOffsetMs?.toFixed(1)} ms, ` +
-        `jitter buffer ${stats?.jitterBufferMs?.toFixed(1)} ms, playout delay ${stats?.playoutDelayMs.toFixed(1)} ms`,
+    let playedMs = 0;
+    let events: string[] = [];
+    const sync = await measureSteady(
+      async () => {
+        const since = wallNow();
+        const reqId = say(session, speech);
+        playedMs = (await reached(reqId, 'ended')).playedMs;
+        await sleep(600);
+        const r = await viewer.read(since, 'rtc-utterance');
+        events = r.events;
+        const stats = r.sync[r.sync.length - 1];
+        console.log(
+          `[rtc e2e] ${speech.durationMs.toFixed(0)} ms of speech (${speech.sampleRate} Hz), played ${playedMs} ms; ` +
+            `clock offset ${stats?.clockOffsetMs?.toFixed(1)} ms, playout delay ${stats?.playoutDelayMs.toFixed(1)} ms`,
+        );
+        return { read: r, reqId };
+      },
+      speech,
+      (line) => console.log(`[rtc e2e] ${line}`),
     );
     expect(playedMs).toBeCloseTo(speech.durationMs, -1);
     assertInStep(sync, speech);
-    expect(r.events.filter((e) => e.startsWith('error') || e.startsWith('stalled'))).toEqual([]);
+    expect(events.filter((e) => e.startsWith('error') || e.startsWith('stalled'))).toEqual([]);
   });
 
   it('interrupt stops the audio and the mouth at once', async () => {
