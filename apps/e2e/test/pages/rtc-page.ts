@@ -1,8 +1,9 @@
 /**
  * The RTC-mode test page: client-web in host mode with a small generated avatar, an AvatarPlayer
  * over a LiveKitProvider, and meters for what a user would perceive — the loudness of the avatar's
- * track (an AnalyserNode on the received track, the test's own AudioContext: the SDK creates none)
- * and the jawOpen the view renders, both stamped with the wall clock
+ * track (an AudioWorklet on the received track, in the test's own AudioContext: the SDK creates
+ * none) and the jawOpen the view renders — plus every keyframe the avatar sent and the service
+ * time the player renders at each page frame. All stamped with the wall clock
  * (`performance.timeOrigin + performance.now()`). Driven by the test through `window.rtc`.
  */
 import { Avatar, type AvatarManifest, AvatarSDK, AvatarView } from '@avatar-drive/client-web';
@@ -56,8 +57,6 @@ interface ReceivedFrame {
   index: number;
   /** Service clock: when the frame's first audio sample left the avatar's source. */
   playAtMs: number;
-  /** Local clock: where the player mapped that instant when the packet arrived (offset + playout delay then). */
-  renderAtMs: number;
   arrivalMs: number;
   jawOpen: number;
 }
@@ -171,11 +170,9 @@ const api = {
       player.on(name, () => events.push(`${name}@${Math.round(wallNow())}`));
     }
     player.on('error', (e) => events.push(`error:${e.code}:${e.message}`));
-    // Registered after the player's own listener, so its sync stats already include this packet.
+    // What the avatar sent, as sent (the view shows it through the player).
     provider.on('framePacket', (bytes, arrivalMs) => {
       const packet = decodeFramePacket(bytes);
-      const stats = player!.getSyncStats();
-      const toLocal = (stats.clockOffsetMs ?? Number.NaN) + stats.playoutDelayMs;
       const reqId = packet.animation.reqId;
       for (const [j, frame] of animationToDriveFrames(packet.animation, packet.firstFrameIndex).entries()) {
         const playAtMs = packet.playAtMs[j]!;
@@ -183,7 +180,6 @@ const api = {
           reqId,
           index: frame.index,
           playAtMs,
-          renderAtMs: playAtMs + toLocal,
           arrivalMs,
           jawOpen: frame.expression[ARKIT_INDEX.jawOpen]!,
         });

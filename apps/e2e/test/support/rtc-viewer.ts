@@ -38,12 +38,11 @@ export function joinToken(
   return at.toJwt();
 }
 
-/** A keyframe the page received, with the local time the player maps it to. */
+/** A keyframe the page received. */
 export interface ReceivedFrame {
   reqId: string;
   index: number;
   playAtMs: number;
-  renderAtMs: number;
   arrivalMs: number;
   jawOpen: number;
 }
