@@ -39,7 +39,7 @@ export interface AvatarPlayerOptions {
   playoutPipelineMs?: number;
   /** Audio playing this long without frames counts as a stall; default 500 ms. */
   stallAfterMs?: number;
-  /** How often the audio receiver's stats are read; default 250 ms. */
+  /** How often the audio receiver's stats are read; default 100 ms (the delay estimate follows a growing jitter buffer from them). */
   statsIntervalMs?: number;
 }
 
@@ -81,6 +81,14 @@ export interface SyncStats {
 
 /** See {@link AvatarPlayerOptions.playoutPipelineMs}. */
 const DEFAULT_PIPELINE_MS = 70;
+/**
+ * How far back the jitter-buffer delay is averaged. When the receiver's jitter buffer grows
+ * (a late burst of packets on a loaded machine or network), its delay can rise by 100 ms within
+ * a second: averaged over 1 s the estimate trailed it and the mouth ran up to 185 ms ahead of
+ * the sound for a second (apps/e2e); 200 ms, read every 100 ms, follows within ~300 ms and
+ * still varies by only ±5 ms while the buffer is steady.
+ */
+const PLAYOUT_WINDOW_MS = 200;
 
 const LEVELS: Record<PlayerLogLevel, number> = { debug: 10, info: 20, warning: 30, error: 40, silent: 100 };
 /** Mean power (0 … 1) above which the track counts as playing sound (≈ −50 dBFS). */
@@ -151,9 +159,10 @@ export class AvatarPlayer extends TypedEmitter<AvatarPlayerEvents> {
     this.#envelope = new SpeechEnvelope(start, end);
     this.#delay = new PlayoutDelayEstimator(
       nonNegative(options.playoutPipelineMs, DEFAULT_PIPELINE_MS, 'playoutPipelineMs'),
+      PLAYOUT_WINDOW_MS,
     );
     this.#stall = new StallDetector(nonNegative(options.stallAfterMs, 500, 'stallAfterMs'));
-    this.#statsIntervalMs = Math.max(50, nonNegative(options.statsIntervalMs, 250, 'statsIntervalMs'));
+    this.#statsIntervalMs = Math.max(50, nonNegative(options.statsIntervalMs, 100, 'statsIntervalMs'));
 
     this.#listen('connected', () => this.emit('connected'));
     this.#listen('disconnected', (reason) => {

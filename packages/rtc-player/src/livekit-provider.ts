@@ -256,6 +256,7 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
       .on(RoomEvent.TrackUnsubscribed, (track) => {
         if (track === this.#avatarTrack) this.#dropAvatarTrack();
       })
+      .on(RoomEvent.ParticipantDisconnected, (participant) => this.#avatarLeft(room, participant))
       .on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => {
         if (topic !== FRAMES_TOPIC && topic !== CONTROL_TOPIC) return;
         if (this.#avatarIdentity !== undefined && participant?.identity !== this.#avatarIdentity) return;
@@ -280,6 +281,22 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
     if (this.#avatarIdentity !== undefined && participant.identity !== this.#avatarIdentity) return;
     this.#avatarIdentity ??= participant.identity;
     publication.setSubscribed(true);
+  }
+
+  /**
+   * The avatar participant left (its session ended, or it restarts under another identity): an
+   * identity that was picked automatically is released, so the next avatar to publish — or one
+   * already in the room — is heard without reconnecting.
+   */
+  #avatarLeft(room: Room, participant: RemoteParticipant): void {
+    if (participant.identity !== this.#avatarIdentity) return;
+    if (this.#avatarTrack) this.#dropAvatarTrack();
+    if (this.#options.avatarIdentity !== undefined) return;
+    this.#avatarIdentity = undefined;
+    for (const other of room.remoteParticipants.values()) {
+      if (other.identity === participant.identity) continue;
+      for (const publication of other.trackPublications.values()) this.#consider(publication, other);
+    }
   }
 
   #subscribed(track: RemoteTrack, publication: RemoteTrackPublication, participant: RemoteParticipant): void {

@@ -1,12 +1,13 @@
 /**
  * The RTC-mode test page: client-web in host mode with a small generated avatar, an AvatarPlayer
  * over a LiveKitProvider, and meters for what a user would perceive — the loudness of the avatar's
- * track (an AnalyserNode on the received track, the test's own AudioContext: the SDK creates none)
- * and the jawOpen the view renders, both stamped with the wall clock
+ * track (an AudioWorklet on the received track, in the test's own AudioContext: the SDK creates
+ * none) and the jawOpen the view renders — plus every keyframe the avatar sent and the service
+ * time the player renders at each page frame. All stamped with the wall clock
  * (`performance.timeOrigin + performance.now()`). Driven by the test through `window.rtc`.
  */
 import { Avatar, type AvatarManifest, AvatarSDK, AvatarView } from '@avatar-drive/client-web';
-import { ARKIT_INDEX } from '@avatar-drive/core';
+import { ARKIT_INDEX, animationToDriveFrames, decodeFramePacket } from '@avatar-drive/core';
 import { type RemoteAudioTrack, setLogLevel } from 'livekit-client';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
@@ -50,6 +51,16 @@ async function makeAvatar(): Promise<Avatar> {
   return new Avatar(manifest, new Map([['head.glb', glb]]), 0);
 }
 
+/** One keyframe as it arrived in a frame packet. */
+interface ReceivedFrame {
+  reqId: string;
+  index: number;
+  /** Service clock: when the frame's first audio sample left the avatar's source. */
+  playAtMs: number;
+  arrivalMs: number;
+  jawOpen: number;
+}
+
 interface StartOptions {
   url: string;
   token: string;
@@ -63,26 +74,32 @@ interface StartOptions {
 
 const audio: Array<[number, number]> = [];
 const jaw: Array<[number, number]> = [];
+/** [local time, service time being rendered] per animation frame of the page. */
+const shown: Array<[number, number]> = [];
 const events: string[] = [];
-const syncLog: SyncStats[] = [];
+/** Keyframes received, by `reqId/index` (the last copy wins, as in the player). */
+const received = new Map<string, ReceivedFrame>();
+const syncLog: Array<SyncStats & { atMs: number }> = [];
 let player: AvatarPlayer | undefined;
 let view: AvatarView | undefined;
 let provider: LiveKitProvider | undefined;
 let audioContext: AudioContext | undefined;
+let meterModule: Promise<void> | undefined;
 
 /**
- * Loudness of the received track per ~10 ms, measured in an AudioWorklet and stamped on the audio
+ * Loudness (RMS) of the received track per ~5 ms, measured in an AudioWorklet and stamped on the audio
  * clock (mapped to the wall clock with getOutputTimestamp), so a busy main thread cannot smear it.
  */
 const METER_WORKLET = `
 class Meter extends AudioWorkletProcessor {
   constructor() { super(); this.sum = 0; this.n = 0; this.start = 0; }
+  // 256 samples (5.3 ms at 48 kHz) per block: fine enough to place energy inside a 40 ms frame.
   process(inputs) {
     const ch = inputs[0] && inputs[0][0];
     if (this.n === 0) this.start = currentTime;
     if (ch) for (let i = 0; i < ch.length; i++) this.sum += ch[i] * ch[i];
     this.n += 128;
-    if (this.n >= 512) {
+    if (this.n >= 256) {
       this.port.postMessage([this.start, Math.sqrt(this.sum / this.n)]);
       this.sum = 0; this.n = 0;
     }
@@ -96,8 +113,11 @@ async function meterAudio(track: MediaStreamTrack): Promise<void> {
   audioContext ??= new AudioContext();
   const context = audioContext;
   await context.resume();
-  const module = URL.createObjectURL(new Blob([METER_WORKLET], { type: 'text/javascript' }));
-  await context.audioWorklet.addModule(module);
+  // Once per context: registering the processor a second time (a new avatar track) would throw.
+  meterModule ??= context.audioWorklet.addModule(
+    URL.createObjectURL(new Blob([METER_WORKLET], { type: 'text/javascript' })),
+  );
+  await meterModule;
   const source = context.createMediaStreamSource(new MediaStream([track]));
   const meter = new AudioWorkletNode(context, 'avatar-drive-meter');
   source.connect(meter).connect(context.destination); // the meter outputs silence
@@ -114,7 +134,11 @@ function meterJaw(): void {
   const tick = () => {
     if (!view) return;
     const frame = view.lastFrame;
-    if (frame) jaw.push([wallNow(), frame.expression[index]!]);
+    const now = wallNow();
+    if (frame) jaw.push([now, frame.expression[index]!]);
+    // The service time the player renders now: where each keyframe's playAtMs was actually shown.
+    const serviceTime = player?.getSyncStats().serviceTimeMs;
+    if (serviceTime !== undefined) shown.push([now, serviceTime]);
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -146,6 +170,21 @@ const api = {
       player.on(name, () => events.push(`${name}@${Math.round(wallNow())}`));
     }
     player.on('error', (e) => events.push(`error:${e.code}:${e.message}`));
+    // What the avatar sent, as sent (the view shows it through the player).
+    provider.on('framePacket', (bytes, arrivalMs) => {
+      const packet = decodeFramePacket(bytes);
+      const reqId = packet.animation.reqId;
+      for (const [j, frame] of animationToDriveFrames(packet.animation, packet.firstFrameIndex).entries()) {
+        const playAtMs = packet.playAtMs[j]!;
+        received.set(`${reqId}/${frame.index}`, {
+          reqId,
+          index: frame.index,
+          playAtMs,
+          arrivalMs,
+          jawOpen: frame.expression[ARKIT_INDEX.jawOpen]!,
+        });
+      }
+    });
     provider.on('avatarAudio', (receiver) => {
       events.push(receiver ? `avatarAudio:${receiver.participantId}` : 'avatarAudio:gone');
       if (!receiver) return;
@@ -155,7 +194,7 @@ const api = {
         if (track) void meterAudio(track.mediaStreamTrack);
       }
     });
-    setInterval(() => player && syncLog.push(player.getSyncStats()), 250);
+    setInterval(() => player && syncLog.push({ ...player.getSyncStats(), atMs: wallNow() }), 250);
     meterJaw();
     await player.connect({ url: options.url, token: options.token, roomName: options.roomName });
   },
@@ -165,8 +204,11 @@ const api = {
     return {
       audio: audio.filter(([t]) => t >= sinceMs),
       jaw: jaw.filter(([t]) => t >= sinceMs),
+      shown: shown.filter(([t]) => t >= sinceMs),
+      frames: [...received.values()].filter((f) => f.arrivalMs >= sinceMs),
       events: [...events],
-      sync: syncLog.slice(-4),
+      /** The player's alignment figures every 250 ms since `sinceMs` (at least the last 4). */
+      sync: syncLog.filter((x, i) => x.atMs >= sinceMs || i >= syncLog.length - 4),
       state: player?.getConnectionState(),
       subscribed: [...(provider?.room?.remoteParticipants.values() ?? [])].flatMap((p) =>
         [...p.trackPublications.values()]

@@ -3,7 +3,8 @@
  * 1. LIVEKIT_URL / LIVEKIT_API_KEY / LIVEKIT_API_SECRET (set by scripts/test-all.sh);
  * 2. else scripts/livekit.sh, when this checkout has it (started here, stopped afterwards);
  * 3. else the livekit-server binary built by scripts/livekit.sh, started here on a free port.
- * When none is available, the LiveKit tests are skipped and print why.
+ * When none is available, the LiveKit tests are skipped and print why — except under CI, where
+ * that is an error.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -72,6 +73,12 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     'server',
   );
   if (!existsSync(bin)) {
+    // CI (and scripts/test-all.sh, which exports LIVEKIT_URL) must run these tests, never skip them.
+    if (process.env.CI) {
+      throw new Error(
+        `CI is set but no LiveKit server is available (no LIVEKIT_URL, no scripts/livekit.sh, no ${bin}): run bash scripts/setup.sh, which builds it.`,
+      );
+    }
     project.provide('livekit', null);
     project.provide(
       'livekitSkipReason',
