@@ -1,7 +1,5 @@
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@avatar-drive/test-chromium';
 import { defineConfig } from '@playwright/test';
-
-/** Debian's chromium (apt package `chromium`), software GL, audio without a gesture. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests',
@@ -18,18 +16,7 @@ export default defineConfig({
     viewport: { width: 1000, height: 660 },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--autoplay-policy=no-user-gesture-required',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-      ],
+      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
     },
   },
 });

@@ -2,30 +2,16 @@
  * Browser side of the e2e tests: a test page bundled with esbuild, served on 127.0.0.1:0, and
  * Chromium (Debian's, through playwright-core) with the project's flags and a fresh profile.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertChromiumInstalled, type ChromiumSession, launchChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--autoplay-policy=no-user-gesture-required',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // The LiveKit server offers loopback ICE candidates only (scripts/livekit.sh); Chromium skips
-  // the loopback interface unless told otherwise.
-  '--allow-loopback-in-peer-connection',
-];
+// The LiveKit server offers loopback ICE candidates only (scripts/livekit.sh); Chromium skips
+// the loopback interface unless told otherwise.
+const EXTRA_ARGS = ['--allow-loopback-in-peer-connection'];
 
 const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>loading</title>
 <style>body{margin:0;background:#20242c} #view{width:240px;height:240px}</style></head>
@@ -40,11 +26,7 @@ export interface TestBrowser {
 
 /** Bundles `test/pages/<name>.ts` and opens it in Chromium. */
 export async function openPage(name: string): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: run bash scripts/setup.sh (apt package chromium).`,
-    );
-  }
+  assertChromiumInstalled();
   const entry = fileURLToPath(new URL(`../pages/${name}.ts`, import.meta.url));
   const bundle = await build({
     entryPoints: [entry],
@@ -67,15 +49,14 @@ export async function openPage(name: string): Promise<TestBrowser> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const profile = mkdtempSync(join(tmpdir(), 'avatar-drive-e2e-'));
-  let context: BrowserContext | undefined;
+  let browser: ChromiumSession | undefined;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_FLAGS,
+    browser = await launchChromium({
+      extraArgs: EXTRA_ARGS,
       viewport: { width: 320, height: 320 },
+      profilePrefix: 'avatar-drive-e2e-',
     });
+    const context = browser.context;
     const page = context.pages()[0] ?? (await context.newPage());
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -85,21 +66,19 @@ export async function openPage(name: string): Promise<TestBrowser> {
       .catch(() => {
         throw new Error(`The test page did not load: ${errors.join('; ') || 'no page error'}`);
       });
-    const ctx = context;
+    const opened = browser;
     return {
       page,
       origin,
       close: async () => {
-        await ctx.close();
+        await opened.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        rmSync(profile, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    await context?.close();
+    await browser?.close();
     server.close();
-    rmSync(profile, { recursive: true, force: true });
     throw error;
   }
 }

@@ -7,19 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ChromiumSession, launchChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--autoplay-policy=no-user-gesture-required',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Page } from 'playwright-core';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -74,11 +64,13 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  let browser: Browser | null = null;
+  let browser: ChromiumSession | null = null;
   try {
-    // playwright-core gives every launch a fresh temporary user-data dir and removes it on close.
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    const page = await browser.newPage({ viewport: { width: 480, height: 600 } });
+    browser = await launchChromium({
+      viewport: { width: 480, height: 600 },
+      profilePrefix: 'avatars-render-',
+    });
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {

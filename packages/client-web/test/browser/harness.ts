@@ -3,29 +3,15 @@
  * 127.0.0.1:0 (which also forwards console requests to the service, so the page talks to it
  * same-origin), and Chromium launched through playwright-core.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ChromiumSession, launchChromium as launchTestChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
-import { type BrowserContext, chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--autoplay-policy=no-user-gesture-required',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Where console requests under `/r/<name>/…` (and plain `/v1/…`, to the first) are forwarded. */
 export type ProxyTargets = Map<string, string>;
@@ -119,30 +105,10 @@ function forward(req: IncomingMessage, res: ServerResponse, target: string, path
   req.pipe(upstream);
 }
 
-export interface BrowserSession {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
+/** A Chromium context in a fresh profile; `close()` deletes the profile. */
+export type BrowserSession = ChromiumSession;
 
 /** Launches Chromium with the project's flags and a fresh profile. */
-export async function launchChromium(): Promise<BrowserSession> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: run bash scripts/setup.sh (apt package chromium).`,
-    );
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'client-web-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 700, height: 400 },
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+export function launchChromium(): Promise<BrowserSession> {
+  return launchTestChromium({ viewport: { width: 700, height: 400 }, profilePrefix: 'client-web-chromium-' });
 }
