@@ -48,9 +48,10 @@ export class RealFft {
   }
 
   /**
-   * Writes `|X[k]|²` for k = 0..size/2 of the real input `frame` (length `size`) into `out`.
+   * Writes `|X[k]|²` for k = 0..lastBin (default size/2) of the real input `frame` (length `size`)
+   * into `out`.
    */
-  power(frame: Float32Array, out: Float32Array): void {
+  power(frame: Float32Array, out: Float32Array, lastBin = this.half): void {
     const m = this.half;
     const re = this.re;
     const im = this.im;
@@ -115,7 +116,8 @@ export class RealFft {
     // Split: X[k] = (Z[k] + conj Z[m-k]) / 2 + W^k (Z[k] - conj Z[m-k]) / 2i.
     const cf = this.cosFull;
     const sf = this.sinFull;
-    for (let k = 0; k <= m; k++) {
+    const end = Math.min(m, lastBin);
+    for (let k = 0; k <= end; k++) {
       const k1 = k === m ? 0 : k;
       const k2 = k === 0 ? 0 : m - k;
       const zr = re[k1]!;

@@ -15,6 +15,7 @@ export {
   FEATURE_DIM,
   FeatureExtractor,
   HOP,
+  HOP_MS,
   HOPS_PER_FRAME,
   type HopAcoustics,
   MEL_BANDS,
@@ -27,5 +28,5 @@ export {
   parseModelWeights,
   serializeModelWeights,
 } from './model.js';
-export { createStreamResampler, type StreamResampler } from './resampling.js';
+export { type AnalysisFrontEnd, analysisRateFor, createAnalysisFrontEnd } from './front-end.js';
 export { defaultModelWeights } from './weights.js';
