@@ -102,6 +102,12 @@ function melFilters(binHz: number, lastBin: number): { start: Int32Array; weight
 /** Per-band prior of the channel mean of the mel shape; all zeros means "no prior". */
 export type ChannelPrior = ArrayLike<number>;
 
+/** Whether {@link RealFft} takes this length: 2^k or 3·2^k. */
+function isFftSize(n: number): boolean {
+  const p = n % 3 === 0 ? n / 3 : n;
+  return (p & (p - 1)) === 0;
+}
+
 /** Samples per hop at an analysis rate. */
 export function hopSamples(rate: number): number {
   return Math.round((rate * HOP_MS) / 1000);
@@ -152,8 +158,9 @@ export class FeatureExtractor {
     this.rate = rate;
     this.hop = hopSamples(rate);
     this.windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
+    // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
     let size = 16;
-    while (rate / size > REFERENCE_BIN_HZ) size *= 2;
+    while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
     this.fft = new RealFft(size);
     const binHz = rate / size;
     this.lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));

@@ -21,6 +21,7 @@ export {
   MEL_BANDS,
   WINDOW,
 } from './features.js';
+export { type AnalysisFrontEnd, analysisRateFor, createAnalysisFrontEnd } from './front-end.js';
 export {
   type ContextSlot,
   type ModelHeader,
@@ -28,5 +29,4 @@ export {
   parseModelWeights,
   serializeModelWeights,
 } from './model.js';
-export { type AnalysisFrontEnd, analysisRateFor, createAnalysisFrontEnd } from './front-end.js';
 export { defaultModelWeights } from './weights.js';

@@ -71,7 +71,8 @@ export class PitchTracker {
       i += n;
       phase += n;
       if (phase === block) {
-        const y = this.b0 * sum + this.b1 * this.x1 + this.b2 * this.x2 - this.a1 * this.y1 - this.a2 * this.y2;
+        const y =
+          this.b0 * sum + this.b1 * this.x1 + this.b2 * this.x2 - this.a1 * this.y1 - this.a2 * this.y2;
         this.x2 = this.x1;
         this.x1 = sum;
         this.y2 = this.y1;

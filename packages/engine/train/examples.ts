@@ -45,13 +45,17 @@ export function extractHops(
   const hops = new Float32Array(total * FEATURE_DIM);
   const snr = new Float32Array(total);
   let count = 0;
-  const extractor = new FeatureExtractor((f, a) => {
-    if (count < total) {
-      hops.set(f, count * FEATURE_DIM);
-      snr[count] = a.energy - a.noiseFloor;
-    }
-    count++;
-  }, channelPrior, audio.rate);
+  const extractor = new FeatureExtractor(
+    (f, a) => {
+      if (count < total) {
+        hops.set(f, count * FEATURE_DIM);
+        snr[count] = a.energy - a.noiseFloor;
+      }
+      count++;
+    },
+    channelPrior,
+    audio.rate,
+  );
   extractor.push(audio.samples);
   const silence = new Float32Array(extractor.hop);
   while (count < total) extractor.push(silence);
