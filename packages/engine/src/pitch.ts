@@ -107,14 +107,25 @@ export class PitchTracker {
     const scores = this.scores;
     let best = 0;
     let bestLag = 0;
+    const length = x.length;
+    // Energy of the lagged span, slid one sample per lag instead of recomputed.
+    let el = 0;
+    for (let t = MAX_LAG - MIN_LAG; t < length - MIN_LAG; t++) el += x[t]! * x[t]!;
     for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
-      let cross = 0;
-      let el = 0;
-      for (let t = MAX_LAG; t < x.length; t++) {
-        const b = x[t - lag]!;
-        cross += x[t]! * b;
-        el += b * b;
+      if (lag > MIN_LAG) {
+        const enter = x[MAX_LAG - lag]!;
+        const leave = x[length - lag]!;
+        el += enter * enter - leave * leave;
       }
+      let c0 = 0;
+      let c1 = 0;
+      let t = MAX_LAG;
+      for (; t + 1 < length; t += 2) {
+        c0 += x[t]! * x[t - lag]!;
+        c1 += x[t + 1]! * x[t + 1 - lag]!;
+      }
+      if (t < length) c0 += x[t]! * x[t - lag]!;
+      const cross = c0 + c1;
       const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
       scores[lag] = r;
       if (r > best) {
