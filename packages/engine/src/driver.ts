@@ -12,7 +12,7 @@ import {
   SUPPORTED_SAMPLE_RATES,
   VISEMES,
 } from '@avatar-drive/core';
-import { type FrameAcoustics, FrameAnimator } from './animator.js';
+import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
 import { FeatureExtractor, HOP_MS, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
 import { type AnalysisFrontEnd, createAnalysisFrontEnd } from './front-end.js';
 import { HopHistory } from './hop-history.js';
@@ -241,15 +241,7 @@ class StreamingDriver implements Driver {
   private analyse(j: number): void {
     const base = j * HOPS_PER_FRAME;
     const history = this.history;
-    history.assemble(
-      this.mlp.input,
-      base,
-      this.weights.header.context,
-      base + HOPS_PER_FRAME - 1 + this.inputLookahead,
-    );
-    const posteriors = this.mlp.run();
     const slot = j % FRAME_RING;
-    this.posteriors.set(posteriors, slot * VISEMES.length);
     let energy = Number.NEGATIVE_INFINITY;
     for (let h = base; h < base + HOPS_PER_FRAME; h++)
       energy = Math.max(energy, history.energy[history.slot(h)]!);
@@ -260,7 +252,23 @@ class StreamingDriver implements Driver {
     acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
     acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples) : 0;
+    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    if (speechActivity(acoustics) > 0) {
+      history.assemble(
+        this.mlp.input,
+        base,
+        this.weights.header.context,
+        base + HOPS_PER_FRAME - 1 + this.inputLookahead,
+      );
+      posteriors.set(this.mlp.run());
+    } else {
+      // The animator multiplies every speech posterior of a frame without speech activity by 0
+      // (here and as an upcoming frame), so the model's answer cannot matter: skip it.
+      posteriors.fill(0);
+      posteriors[0] = 1;
+    }
   }
+
 
   private emit(k: number): DriveFrame {
     const slot = k % FRAME_RING;
