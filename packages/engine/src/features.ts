@@ -134,8 +134,10 @@ export class FeatureExtractor {
   private readonly window: Float32Array;
   /** cos(2π f_k / 16 kHz) per bin: the lag-1 autocorrelation weights of the spectral ZCR. */
   private readonly lagCos: Float32Array;
+  /** Mel rows flattened: band b weighs bins melStart[b].. with melWeights[melOffset[b]..melOffset[b+1]). */
   private readonly melStart: Int32Array;
-  private readonly melWeights: Float32Array[];
+  private readonly melOffset: Int32Array;
+  private readonly melWeights: Float32Array;
   private readonly prior: Float32Array;
   private readonly channelMean = new Float32Array(MEL_BANDS);
   private readonly features = new Float32Array(FEATURE_DIM);
@@ -182,7 +184,10 @@ export class FeatureExtractor {
       this.lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
     const filters = melFilters(binHz, this.lastBin);
     this.melStart = filters.start;
-    this.melWeights = filters.weights;
+    this.melOffset = new Int32Array(MEL_BANDS + 1);
+    for (let b = 0; b < MEL_BANDS; b++) this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
+    this.melWeights = new Float32Array(this.melOffset[MEL_BANDS]!);
+    for (let b = 0; b < MEL_BANDS; b++) this.melWeights.set(filters.weights[b]!, this.melOffset[b]!);
     this.prior = new Float32Array(MEL_BANDS);
     if (channelPrior) for (let b = 0; b < MEL_BANDS; b++) this.prior[b] = channelPrior[b] ?? 0;
     this.reset();
@@ -300,11 +305,15 @@ export class FeatureExtractor {
     const bandFloor = POWER_FLOOR / MEL_BANDS;
     const bandScale = this.bandScale;
     const channelMean = this.channelMean;
+    const melWeights = this.melWeights;
+    const melOffset = this.melOffset;
+    const melStart = this.melStart;
     for (let b = 0; b < MEL_BANDS; b++) {
-      const row = this.melWeights[b]!;
-      const first = this.melStart[b]!;
+      const from = melOffset[b]!;
+      const to = melOffset[b + 1]!;
+      const shift = melStart[b]! - from;
       let s = 0;
-      for (let i = 0; i < row.length; i++) s += row[i]! * power[first + i]!;
+      for (let i = from; i < to; i++) s += melWeights[i]! * power[shift + i]!;
       const shape = Math.log(s * bandScale + bandFloor) - energy;
       if (rate > 0) channelMean[b] = channelMean[b]! + rate * (shape - channelMean[b]!);
       f[b] = shape - channelMean[b]!;
