@@ -269,7 +269,6 @@ class StreamingDriver implements Driver {
     }
   }
 
-
   private emit(k: number): DriveFrame {
     const slot = k % FRAME_RING;
     const next = (k + 1) % FRAME_RING;

@@ -185,7 +185,8 @@ export class FeatureExtractor {
     const filters = melFilters(binHz, this.lastBin);
     this.melStart = filters.start;
     this.melOffset = new Int32Array(MEL_BANDS + 1);
-    for (let b = 0; b < MEL_BANDS; b++) this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
+    for (let b = 0; b < MEL_BANDS; b++)
+      this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
     this.melWeights = new Float32Array(this.melOffset[MEL_BANDS]!);
     for (let b = 0; b < MEL_BANDS; b++) this.melWeights.set(filters.weights[b]!, this.melOffset[b]!);
     this.prior = new Float32Array(MEL_BANDS);
@@ -279,7 +280,7 @@ export class FeatureExtractor {
     // this spectrum, acos(ρ₁)/π with ρ₁ its lag-1 autocorrelation (Rice). Silence reads 0.
     const floor = POWER_FLOOR / scale;
     const rho = (lagged + floor) / (total + floor);
-    const zcr = Math.acos(rho > 1 ? 1 : rho < -1 ? -1 : rho) / Math.PI;
+    const zcr = Math.acos(Math.min(1, Math.max(-1, rho))) / Math.PI;
 
     // Trackers. The first hop seeds both; the level follows peaks fast and releases slowly,
     // the noise floor follows dips fast and rises slowly (≈2 dB/s).

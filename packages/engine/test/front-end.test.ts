@@ -48,7 +48,9 @@ function vowel(rate: number, seconds: number): Int16Array {
 
 describe('analysis front end', () => {
   it('analyses up to 32 kHz as is and halves 44.1 and 48 kHz', () => {
-    expect(SUPPORTED_SAMPLE_RATES.map(analysisRateFor)).toEqual([8000, 16000, 22050, 24000, 32000, 22050, 24000]);
+    expect(SUPPORTED_SAMPLE_RATES.map(analysisRateFor)).toEqual([
+      8000, 16000, 22050, 24000, 32000, 22050, 24000,
+    ]);
   });
 
   it('keeps what aliases into the feature band ≥ 50 dB down, with a flat feature band', () => {
@@ -91,7 +93,9 @@ describe('analysis front end', () => {
         for (let i = 0; i < FEATURE_DIM; i++) {
           // Mel shapes within 0.5 (ln units, ≈ 2 dB: a line spectrum on a different bin grid), level/SNR/ZCR closer still.
           const tolerance = i < MEL_BANDS ? 0.5 : 0.05;
-          expect(Math.abs(hops[h]![i]! - reference[h]![i]!), `rate ${rate} hop ${h} value ${i}`).toBeLessThan(tolerance);
+          expect(Math.abs(hops[h]![i]! - reference[h]![i]!), `rate ${rate} hop ${h} value ${i}`).toBeLessThan(
+            tolerance,
+          );
         }
       }
     }
