@@ -228,11 +228,9 @@ export class FeatureExtractor {
     while (i < to) {
       // Copy up to the hop end or the ring end, whichever comes first.
       const n = Math.min(to - i, hop - since, length - pos);
-      for (let k = 0; k < n; k++) {
-        const x = samples[i + k]!;
-        ring[pos + k] = x;
-        ring[pos + k + length] = x;
-      }
+      const piece = samples.subarray(i, i + n);
+      ring.set(piece, pos);
+      ring.set(piece, pos + length);
       i += n;
       since += n;
       pos += n;
