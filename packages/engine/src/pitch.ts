@@ -69,7 +69,7 @@ export class PitchTracker {
     let i = from;
     while (i < to) {
       const n = Math.min(to - i, block - phase);
-      pending.set(samples.subarray(i, i + n), phase);
+      for (let k = 0; k < n; k++) pending[phase + k] = samples[i + k]!;
       i += n;
       phase += n;
       if (phase === block) {
