@@ -109,7 +109,6 @@ export class PitchTracker {
     this.written++;
   }
 
-
   /**
    * Fundamental frequency (Hz) of the 24 ms ending at input sample `endSample` (exclusive), or 0
    * when unvoiced. It must be within the last 256 ms pushed.
