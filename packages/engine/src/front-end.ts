@@ -111,8 +111,8 @@ export class HalfbandDecimator implements AnalysisFrontEnd {
   /** The odd-offset taps, scaled by 1/32768 so the history can hold raw s16 values. */
   private readonly taps: Float64Array;
   private readonly reach = 2 * HALFBAND_PAIRS - 1;
-  /** Input history (s16 values): buf[i] is input index bufStart + i. */
-  private buf: Float64Array;
+  /** Input history (s16 values, exact in float32; half the memory traffic of float64): buf[i] is input index bufStart + i. */
+  private buf: Float32Array;
   private bufLen: number;
   private bufStart: number;
   /** Input index of the next output's centre (always even). */
@@ -123,7 +123,7 @@ export class HalfbandDecimator implements AnalysisFrontEnd {
     this.analysisRate = sampleRate / 2;
     this.taps = halfbandTaps(HALFBAND_PAIRS).map((t) => t / 32768);
     this.latencySamples = this.reach;
-    this.buf = new Float64Array(4096);
+    this.buf = new Float32Array(4096);
     // Silence before the start: the first centre (0) sees `reach` zeros before it.
     this.bufLen = this.reach;
     this.bufStart = -this.reach;
@@ -132,7 +132,7 @@ export class HalfbandDecimator implements AnalysisFrontEnd {
   push(samples: Int16Array): Float32Array {
     const n = samples.length;
     if (this.bufLen + n > this.buf.length) {
-      const next = new Float64Array(Math.max(2 * this.buf.length, this.bufLen + n));
+      const next = new Float32Array(Math.max(2 * this.buf.length, this.bufLen + n));
       next.set(this.buf.subarray(0, this.bufLen));
       this.buf = next;
     }
