@@ -25,9 +25,9 @@ export class PitchTracker {
   private readonly span = new Float32Array(SPAN + MAX_LAG);
   /** Decimated samples written so far. */
   private written = 0;
-  /** Samples of the block being filled. */
-  private readonly pending: Float32Array;
   private phase = 0;
+  /** Sum of the block being filled. */
+  private sum = 0;
   // Butterworth low-pass at the corner, direct form I, on the block averages.
   private readonly b0: number;
   private readonly b1: number;
@@ -43,7 +43,6 @@ export class PitchTracker {
   constructor(inputRate: number) {
     this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
     this.rate = inputRate / this.block;
-    this.pending = new Float32Array(this.block);
     const w = Math.tan((Math.PI * CORNER_HZ) / this.rate);
     const q = Math.SQRT1_2;
     const n = 1 / (1 + w / q + w * w);
@@ -59,47 +58,32 @@ export class PitchTracker {
     this.ring.fill(0);
     this.written = 0;
     this.phase = 0;
+    this.sum = 0;
     this.x1 = this.x2 = this.y1 = this.y2 = 0;
   }
 
   push(samples: Float32Array, from = 0, to = samples.length): void {
     const block = this.block;
-    const pending = this.pending;
-    let phase = this.phase;
+    let { phase, sum } = this;
     let i = from;
     while (i < to) {
       const n = Math.min(to - i, block - phase);
-      for (let k = 0; k < n; k++) pending[phase + k] = samples[i + k]!;
+      // Summed in input order, so the result does not depend on how the input was chunked.
+      for (let k = 0; k < n; k++) sum += samples[i + k]!;
       i += n;
       phase += n;
       if (phase === block) {
-        this.decimate();
+        this.decimate(sum);
         phase = 0;
+        sum = 0;
       }
     }
     this.phase = phase;
+    this.sum = sum;
   }
 
-  /**
-   * One decimated sample from the completed block: its sum, taken in a fixed order whatever the
-   * chunking (four interleaved partial sums: no chain of dependent adds), then the low-pass.
-   */
-  private decimate(): void {
-    const x = this.pending;
-    const block = this.block;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let k = 0;
-    for (; k + 3 < block; k += 4) {
-      s0 += x[k]!;
-      s1 += x[k + 1]!;
-      s2 += x[k + 2]!;
-      s3 += x[k + 3]!;
-    }
-    for (; k < block; k++) s0 += x[k]!;
-    const sum = s0 + s1 + (s2 + s3);
+  /** One decimated sample from a completed block's sum: the low-pass, then the ring. */
+  private decimate(sum: number): void {
     const y = this.b0 * sum + this.b1 * this.x1 + this.b2 * this.x2 - this.a1 * this.y1 - this.a2 * this.y2;
     this.x2 = this.x1;
     this.x1 = sum;
