@@ -6,6 +6,7 @@
  *   pnpm --filter @avatar-drive/engine bench:speed [--seconds 20] [--repeats 7]
  *   pnpm --filter @avatar-drive/engine bench:speed --dump frames.bin   # driver output, for equivalence checks
  *   pnpm --filter @avatar-drive/engine bench:speed --compare frames.bin
+ *   pnpm --filter @avatar-drive/engine bench:speed --rates 44100   # some rates only (e.g. one per process)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '7' },
     dump: { type: 'string' },
     compare: { type: 'string' },
+    rates: { type: 'string' },
   },
 });
 
@@ -102,9 +104,19 @@ const dumps: Float32Array[] = [];
 const inputs: Float32Array[] = [];
 console.log(`${seconds.toFixed(1)} s of dev speech, 20 ms chunks, best of ${repeats} (CPU time, one thread)`);
 console.log('rate     engine ×RT   energy baseline ×RT   engine ms CPU per audio s');
-for (const rate of SUPPORTED_SAMPLE_RATES) {
+const rates: readonly number[] = values.rates
+  ? values.rates.split(',').map((r) => {
+      const rate = Number(r);
+      if (!SUPPORTED_SAMPLE_RATES.includes(rate as (typeof SUPPORTED_SAMPLE_RATES)[number]))
+        throw new Error(`--rates: ${r} is not one of ${SUPPORTED_SAMPLE_RATES.join(', ')}`);
+      return rate;
+    })
+  : SUPPORTED_SAMPLE_RATES;
+if (rates !== SUPPORTED_SAMPLE_RATES && (values.dump || values.compare))
+  throw new Error('--dump and --compare cover all rates: drop --rates');
+for (const rate of rates) {
   const pcm =
-    storedInputs?.[SUPPORTED_SAMPLE_RATES.indexOf(rate)] ??
+    storedInputs?.[(SUPPORTED_SAMPLE_RATES as readonly number[]).indexOf(rate)] ??
     (rate === 16000 ? base : resample(base, 16000, rate));
   inputs.push(Float32Array.from(pcm));
   const chunks = chunked(pcm, rate);

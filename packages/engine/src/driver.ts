@@ -12,19 +12,18 @@ import {
   SUPPORTED_SAMPLE_RATES,
   VISEMES,
 } from '@avatar-drive/core';
-import { type FrameAcoustics, FrameAnimator } from './animator.js';
-import { ANALYSIS_RATE, FeatureExtractor, HOP, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
+import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
+import { FeatureExtractor, HOP_MS, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
+import { type AnalysisFrontEnd, createAnalysisFrontEnd } from './front-end.js';
 import { HopHistory } from './hop-history.js';
 import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
-import { PITCH_RATE, PitchTracker } from './pitch.js';
-import { createStreamResampler, type StreamResampler } from './resampling.js';
+import { PitchTracker } from './pitch.js';
 import { defaultModelWeights } from './weights.js';
 
 /** Default lookahead past the end of a frame, in ms (latency = 40 ms frame + lookahead = 60 ms). */
 export const DEFAULT_LOOKAHEAD_MS = 20;
 /** Largest accepted lookahead, in ms. */
 export const MAX_LOOKAHEAD_MS = 200;
-const HOP_MS = (HOP / ANALYSIS_RATE) * 1000;
 
 /** Options of {@link createDriver}. */
 export interface DriverOptions {
@@ -48,7 +47,7 @@ export interface Driver {
   readonly sampleRate: number;
   /** The effective lookahead in ms (after rounding down to 20 ms). */
   readonly lookaheadMs: number;
-  /** Algorithmic latency in ms: frame length (40 ms) + lookahead, plus the resampler's few samples. */
+  /** Algorithmic latency in ms: frame length (40 ms) + lookahead, plus the input decimator's few samples (44.1, 48 kHz). */
   readonly latencyMs: number;
   /**
    * Feeds mono s16 PCM of the current utterance (any length, including 0) and returns the frames
@@ -121,7 +120,10 @@ class StreamingDriver implements Driver {
   private readonly history: HopHistory;
   private readonly mlp: MlpRunner;
   private readonly animator: FrameAnimator;
-  private resampler: StreamResampler | null;
+  private frontEnd: AnalysisFrontEnd;
+  /** Analysis samples per 25 fps frame. */
+  private readonly frameSamples: number;
+  private readonly silentHop: Float32Array;
   private inputSamples = 0;
   private nextFrame = 0;
   /** Next frame whose posteriors are to be computed (runs ahead of nextFrame by the future frames). */
@@ -138,7 +140,6 @@ class StreamingDriver implements Driver {
     f0: 0,
   }));
   private out: DriveFrame[] = [];
-  private scratch = new Float32Array(0);
 
   constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights) {
     this.sampleRate = sampleRate;
@@ -150,13 +151,16 @@ class StreamingDriver implements Driver {
     this.weights = weights;
     const header = weights.header;
     this.history = new HopHistory(header.featureMean, header.featureStd);
-    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior);
-    this.pitch = new PitchTracker();
+    this.frontEnd = createAnalysisFrontEnd(sampleRate);
+    const rate = this.frontEnd.analysisRate;
+    this.frameSamples = rate / FPS;
+    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate);
+    this.silentHop = new Float32Array(this.features.hop);
+    this.pitch = new PitchTracker(rate);
     this.mlp = new MlpRunner(weights);
     this.animator = new FrameAnimator(seed);
-    this.resampler = createStreamResampler(sampleRate, ANALYSIS_RATE);
-    const resamplerMs = this.resampler ? (this.resampler.latencySamples / sampleRate) * 1000 : 0;
-    this.latencyMs = 1000 / FPS + this.lookaheadMs + resamplerMs;
+    const frontEndMs = (this.frontEnd.latencySamples / sampleRate) * 1000;
+    this.latencyMs = 1000 / FPS + this.lookaheadMs + frontEndMs;
   }
 
   push(pcm: Int16Array): DriveFrame[] {
@@ -164,24 +168,16 @@ class StreamingDriver implements Driver {
       throw new AvatarError('invalidAudio', 'push() takes mono s16 PCM as an Int16Array.');
     }
     this.inputSamples += pcm.length;
-    if (this.resampler) {
-      this.feed(this.resampler.push(pcm));
-    } else {
-      if (this.scratch.length < pcm.length) this.scratch = new Float32Array(pcm.length);
-      const s = this.scratch;
-      for (let i = 0; i < pcm.length; i++) s[i] = pcm[i]! / 32768;
-      this.feed(s, pcm.length);
-    }
+    this.feed(this.frontEnd.push(pcm));
     return this.take();
   }
 
   end(): DriveFrame[] {
-    if (this.resampler) this.feed(this.resampler.flush());
+    this.feed(this.frontEnd.flush());
     const frames = frameCountForSamples(this.inputSamples, this.sampleRate);
     // Pad with silence until the last frame's lookahead is there.
     const neededHops = frames * HOPS_PER_FRAME + this.lookaheadHops;
-    const silence = new Float32Array(HOP);
-    while (this.nextFrame < frames && this.history.count < neededHops) this.feed(silence);
+    while (this.nextFrame < frames && this.history.count < neededHops) this.feed(this.silentHop);
     const out = this.take();
     // The last partial frame may have been emitted by padding; drop frames past the audio.
     const kept = out.filter((f) => f.index < frames);
@@ -200,7 +196,7 @@ class StreamingDriver implements Driver {
     this.history.reset();
     this.pitch.reset();
     this.out = [];
-    this.resampler = createStreamResampler(this.sampleRate, ANALYSIS_RATE);
+    this.frontEnd = createAnalysisFrontEnd(this.sampleRate);
     if (full) {
       this.features.reset();
       this.animator.reset();
@@ -209,7 +205,7 @@ class StreamingDriver implements Driver {
     }
   }
 
-  /** Feeds 16 kHz samples hop by hop, so pitch and features stay in step whatever the chunk size. */
+  /** Feeds analysis-rate samples hop by hop, so pitch and features stay in step whatever the chunk size. */
   private feed(samples: Float32Array, length = samples.length): void {
     let from = 0;
     while (from < length) {
@@ -245,15 +241,7 @@ class StreamingDriver implements Driver {
   private analyse(j: number): void {
     const base = j * HOPS_PER_FRAME;
     const history = this.history;
-    history.assemble(
-      this.mlp.input,
-      base,
-      this.weights.header.context,
-      base + HOPS_PER_FRAME - 1 + this.inputLookahead,
-    );
-    const posteriors = this.mlp.run();
     const slot = j % FRAME_RING;
-    this.posteriors.set(posteriors, slot * VISEMES.length);
     let energy = Number.NEGATIVE_INFINITY;
     for (let h = base; h < base + HOPS_PER_FRAME; h++)
       energy = Math.max(energy, history.energy[history.slot(h)]!);
@@ -263,7 +251,22 @@ class StreamingDriver implements Driver {
     acoustics.level = history.level[last]!;
     acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
-    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At(((j + 1) * PITCH_RATE) / FPS) : 0;
+    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples) : 0;
+    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    if (speechActivity(acoustics) > 0) {
+      history.assemble(
+        this.mlp.input,
+        base,
+        this.weights.header.context,
+        base + HOPS_PER_FRAME - 1 + this.inputLookahead,
+      );
+      posteriors.set(this.mlp.run());
+    } else {
+      // The animator multiplies every speech posterior of a frame without speech activity by 0
+      // (here and as an upcoming frame), so the model's answer cannot matter: skip it.
+      posteriors.fill(0);
+      posteriors[0] = 1;
+    }
   }
 
   private emit(k: number): DriveFrame {

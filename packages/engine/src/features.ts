@@ -1,33 +1,41 @@
 /**
- * Streaming acoustic features at the analysis rate (16 kHz): one feature vector per 20 ms hop.
+ * Streaming acoustic features: one feature vector per 20 ms hop, at any analysis rate.
  *
  * Per hop: 20 log-mel bands as a spectral *shape* (band energy minus frame energy, so gain does not
  * matter), corrected by a running per-band channel mean (so the microphone does not matter), plus
- * frame energy relative to a speech-level tracker and to a noise-floor tracker, and the
- * zero-crossing rate. Everything is causal; the trackers warm up from the first hop.
+ * frame energy relative to a speech-level tracker and to a noise-floor tracker, and a spectral
+ * zero-crossing rate. Everything is read from the spectrum below 8 kHz and expressed per Hz, so the
+ * features mean the same at every analysis rate (8 to 32 kHz, see front-end.ts) and no conversion to
+ * 16 kHz is needed. Everything is causal; the trackers warm up from the first hop.
  */
 import { RealFft } from './fft.js';
+import { FEATURE_BAND_HZ } from './front-end.js';
 
-/** The rate every input is resampled to before analysis. */
+/** The reference analysis rate: the sizes below ({@link HOP}, {@link WINDOW}, {@link FFT_SIZE}) are at this rate. */
 export const ANALYSIS_RATE = 16000;
-/** Samples per hop at the analysis rate (20 ms). */
+/** Hop length in ms. */
+export const HOP_MS = 20;
+/** Samples per hop at the reference rate (20 ms). */
 export const HOP = 320;
-/** Analysis window length in samples (25 ms, Hann). */
+/** Analysis window length in samples at the reference rate (25 ms, Hann). */
 export const WINDOW = 400;
 /**
- * FFT length. The windowed frame is folded (time-aliased) to this length first: the FFT of the
- * folded frame samples the full window's spectrum at 62.5 Hz spacing, at the cost of a short FFT.
+ * FFT length at the reference rate. The windowed frame is folded (time-aliased) to this length first:
+ * the FFT of the folded frame samples the full window's spectrum at 62.5 Hz spacing, at the cost of a
+ * short FFT. Other rates use the power of two that gives a spacing of at most 62.5 Hz.
  */
 export const FFT_SIZE = 256;
 /** Hops per 25 fps drive frame. */
 export const HOPS_PER_FRAME = 2;
 /** Number of mel bands. */
 export const MEL_BANDS = 20;
-/** Values per feature vector: mel shape, level, SNR, zero-crossing rate. */
+/** Values per feature vector: mel shape, level, SNR, spectral zero-crossing rate. */
 export const FEATURE_DIM = MEL_BANDS + 3;
 
 const MEL_LOW_HZ = 100;
 const MEL_HIGH_HZ = 7600;
+/** Bin spacing (Hz) of the reference analysis: band powers are expressed per bin of this width. */
+const REFERENCE_BIN_HZ = ANALYSIS_RATE / FFT_SIZE;
 /** ln power of a full-scale-normalised signal near the int16 quantisation floor. */
 const POWER_FLOOR = 1e-10;
 /** Hops of speech the channel mean needs before it trusts itself over its prior. */
@@ -51,36 +59,40 @@ function melToHz(mel: number): number {
   return 700 * (10 ** (mel / 2595) - 1);
 }
 
-/** Triangular mel filters as sparse rows over the power bins. */
-function melFilters(bins: number): { start: Int32Array; weights: Float32Array[] } {
+/**
+ * Triangular mel filters as sparse rows over the power bins `0..lastBin` of a grid with spacing
+ * `binHz`. Each row is normalised by its full triangle's weight, so a band cut off by a low Nyquist
+ * (8 kHz input) reads what it would with silence above it.
+ */
+function melFilters(binHz: number, lastBin: number): { start: Int32Array; weights: Float32Array[] } {
   const start = new Int32Array(MEL_BANDS);
   const weights: Float32Array[] = [];
   const lo = hzToMel(MEL_LOW_HZ);
   const hi = hzToMel(MEL_HIGH_HZ);
   const edges: number[] = [];
   for (let i = 0; i < MEL_BANDS + 2; i++) edges.push(melToHz(lo + ((hi - lo) * i) / (MEL_BANDS + 1)));
-  const binHz = ANALYSIS_RATE / 2 / (bins - 1);
   for (let b = 0; b < MEL_BANDS; b++) {
     const f0 = edges[b]!;
     const f1 = edges[b + 1]!;
     const f2 = edges[b + 2]!;
     const first = Math.max(0, Math.floor(f0 / binHz));
-    const last = Math.min(bins - 1, Math.ceil(f2 / binHz));
-    const row = new Float32Array(last - first + 1);
+    const last = Math.ceil(f2 / binHz);
+    const full = new Float64Array(last - first + 1);
     let sum = 0;
     for (let k = first; k <= last; k++) {
       const f = k * binHz;
-      // Never let a narrow low band fall between two bins: keep the nearest bin at least.
       const w = Math.max(0, Math.min((f - f0) / (f1 - f0), (f2 - f) / (f2 - f1)));
-      row[k - first] = w;
+      full[k - first] = w;
       sum += w;
     }
     if (sum === 0) {
-      const k = Math.round(f1 / binHz);
-      row[k - first] = 1;
+      // Never let a narrow low band fall between two bins: keep the nearest bin at least.
+      full[Math.round(f1 / binHz) - first] = 1;
       sum = 1;
     }
-    for (let i = 0; i < row.length; i++) row[i] = row[i]! / sum;
+    const kept = Math.max(0, Math.min(last, lastBin) - first + 1);
+    const row = new Float32Array(kept);
+    for (let i = 0; i < kept; i++) row[i] = full[i]! / sum;
     start[b] = first;
     weights.push(row);
   }
@@ -90,30 +102,51 @@ function melFilters(bins: number): { start: Int32Array; weights: Float32Array[] 
 /** Per-band prior of the channel mean of the mel shape; all zeros means "no prior". */
 export type ChannelPrior = ArrayLike<number>;
 
+/** Whether {@link RealFft} takes this length: 2^k or 3·2^k. */
+function isFftSize(n: number): boolean {
+  const p = n % 3 === 0 ? n / 3 : n;
+  return (p & (p - 1)) === 0;
+}
+
+/** Samples per hop at an analysis rate. */
+export function hopSamples(rate: number): number {
+  return Math.round((rate * HOP_MS) / 1000);
+}
+
 /**
- * Turns a 16 kHz float stream into feature vectors, one per {@link HOP} samples.
- * `push` calls `onHop(features, acoustics)` synchronously for each completed hop; the arrays passed
- * are reused, so copy what you keep.
+ * Turns a float stream at an analysis rate (8000, 16000, 22050, 24000 or 32000 Hz) into feature
+ * vectors, one per 20 ms hop. `push` calls `onHop(features, acoustics)` synchronously for each
+ * completed hop; the arrays passed are reused, so copy what you keep.
  */
 export class FeatureExtractor {
-  private readonly fft = new RealFft(FFT_SIZE);
-  /** Last WINDOW samples, written twice (at p and p + WINDOW) so any window is contiguous. */
-  private readonly ring = new Float32Array(2 * WINDOW);
-  private readonly frame = new Float32Array(FFT_SIZE);
+  /** The analysis rate. */
+  readonly rate: number;
+  /** Samples per hop at {@link rate}. */
+  readonly hop: number;
+  private readonly windowLength: number;
+  private readonly fft: RealFft;
+  /** Highest power bin read (≤ 8 kHz). */
+  private readonly lastBin: number;
+  /** Last window of samples, written twice (at p and p + window) so any window is contiguous. */
+  private readonly ring: Float32Array;
+  private readonly frame: Float32Array;
   private readonly power: Float32Array;
-  private readonly window = new Float32Array(WINDOW);
+  private readonly window: Float32Array;
+  /** cos(2π f_k / 16 kHz) per bin: the lag-1 autocorrelation weights of the spectral ZCR. */
+  private readonly lagCos: Float32Array;
+  /** Mel rows flattened: band b weighs bins melStart[b].. with melWeights[melOffset[b]..melOffset[b+1]). */
   private readonly melStart: Int32Array;
-  private readonly melWeights: Float32Array[];
+  private readonly melOffset: Int32Array;
+  private readonly melWeights: Float32Array;
   private readonly prior: Float32Array;
   private readonly channelMean = new Float32Array(MEL_BANDS);
   private readonly features = new Float32Array(FEATURE_DIM);
   private readonly acoustics: HopAcoustics = { energy: 0, level: 0, noiseFloor: 0 };
+  /** Power bins → mean square; band powers → power per reference bin. */
   private readonly energyScale: number;
+  private readonly bandScale: number;
   private writePos = 0;
   private sinceHop = 0;
-  /** Zero crossings since the last hop, and the sample before. */
-  private crossings = 0;
-  private lastSample = 0;
   private hops = 0;
   private speechHops = 0;
   private level = 0;
@@ -122,19 +155,40 @@ export class FeatureExtractor {
   constructor(
     private readonly onHop: (features: Float32Array, acoustics: HopAcoustics) => void,
     channelPrior?: ChannelPrior,
+    rate: number = ANALYSIS_RATE,
   ) {
+    this.rate = rate;
+    this.hop = hopSamples(rate);
+    this.windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
+    // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
+    let size = 16;
+    while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
+    this.fft = new RealFft(size);
+    const binHz = rate / size;
+    this.lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));
+    this.ring = new Float32Array(2 * this.windowLength);
+    this.frame = new Float32Array(size);
     this.power = new Float32Array(this.fft.bins);
+    this.window = new Float32Array(this.windowLength);
     let windowPower = 0;
-    for (let i = 0; i < WINDOW; i++) {
-      const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / WINDOW);
+    for (let i = 0; i < this.windowLength; i++) {
+      const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / this.windowLength);
       this.window[i] = w;
       windowPower += w * w;
     }
     // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
-    this.energyScale = 2 / (FFT_SIZE * windowPower);
-    const filters = melFilters(this.fft.bins);
+    this.energyScale = 2 / (size * windowPower);
+    this.bandScale = this.energyScale * (REFERENCE_BIN_HZ / binHz);
+    this.lagCos = new Float32Array(this.lastBin + 1);
+    for (let k = 0; k <= this.lastBin; k++)
+      this.lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
+    const filters = melFilters(binHz, this.lastBin);
     this.melStart = filters.start;
-    this.melWeights = filters.weights;
+    this.melOffset = new Int32Array(MEL_BANDS + 1);
+    for (let b = 0; b < MEL_BANDS; b++)
+      this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
+    this.melWeights = new Float32Array(this.melOffset[MEL_BANDS]!);
+    for (let b = 0; b < MEL_BANDS; b++) this.melWeights.set(filters.weights[b]!, this.melOffset[b]!);
     this.prior = new Float32Array(MEL_BANDS);
     if (channelPrior) for (let b = 0; b < MEL_BANDS; b++) this.prior[b] = channelPrior[b] ?? 0;
     this.reset();
@@ -142,11 +196,7 @@ export class FeatureExtractor {
 
   /** Forgets all audio and adaptation. */
   reset(): void {
-    this.ring.fill(0);
-    this.writePos = 0;
-    this.sinceHop = 0;
-    this.crossings = 0;
-    this.lastSample = 0;
+    this.restart();
     this.hops = 0;
     this.speechHops = 0;
     this.channelMean.set(this.prior);
@@ -160,63 +210,75 @@ export class FeatureExtractor {
     this.ring.fill(0);
     this.writePos = 0;
     this.sinceHop = 0;
-    this.crossings = 0;
-    this.lastSample = 0;
   }
 
   /** Samples still needed to complete the current hop. */
   samplesToNextHop(): number {
-    return HOP - this.sinceHop;
+    return this.hop - this.sinceHop;
   }
 
-  /** Feeds 16 kHz samples (full scale ±1). */
+  /** Feeds samples at the analysis rate (full scale ±1). */
   push(samples: Float32Array, from = 0, to = samples.length): void {
     const ring = this.ring;
+    const length = this.windowLength;
+    const hop = this.hop;
     let pos = this.writePos;
     let since = this.sinceHop;
-    let last = this.lastSample;
-    let crossings = this.crossings;
-    for (let i = from; i < to; i++) {
-      const x = samples[i]!;
-      if (x >= 0 !== last >= 0) crossings++;
-      last = x;
-      ring[pos] = x;
-      ring[pos + WINDOW] = x;
-      pos = pos + 1 === WINDOW ? 0 : pos + 1;
-      if (++since === HOP) {
+    let i = from;
+    while (i < to) {
+      // Copy up to the hop end or the ring end, whichever comes first.
+      const n = Math.min(to - i, hop - since, length - pos);
+      const piece = samples.subarray(i, i + n);
+      ring.set(piece, pos);
+      ring.set(piece, pos + length);
+      i += n;
+      since += n;
+      pos += n;
+      if (pos === length) pos = 0;
+      if (since === hop) {
         this.writePos = pos;
-        this.crossings = crossings;
         this.computeHop();
-        crossings = 0;
         since = 0;
       }
     }
     this.writePos = pos;
     this.sinceHop = since;
-    this.lastSample = last;
-    this.crossings = crossings;
   }
 
   private computeHop(): void {
     const frame = this.frame;
     const buf = this.ring;
     const win = this.window;
-    // The window is buf[start, start + WINDOW) (the ring is mirrored, so it is contiguous); samples
-    // past FFT_SIZE fold back onto the start.
+    const size = frame.length;
+    const length = this.windowLength;
+    // The window is buf[start, start + length) (the ring is mirrored, so it is contiguous); samples
+    // past the FFT size fold back onto the start.
     const start = this.writePos;
-    const folded = WINDOW - FFT_SIZE;
+    const folded = Math.max(0, length - size);
     for (let i = 0; i < folded; i++) {
-      frame[i] = buf[start + i]! * win[i]! + buf[start + i + FFT_SIZE]! * win[i + FFT_SIZE]!;
+      frame[i] = buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!;
     }
-    for (let i = folded; i < FFT_SIZE; i++) frame[i] = buf[start + i]! * win[i]!;
-    const crossings = this.crossings;
-    this.crossings = 0;
+    const direct = Math.min(size, length);
+    for (let i = folded; i < direct; i++) frame[i] = buf[start + i]! * win[i]!;
+    for (let i = direct; i < size; i++) frame[i] = 0;
     const power = this.power;
-    this.fft.power(frame, power);
+    const lastBin = this.lastBin;
+    this.fft.power(frame, power, lastBin);
     const scale = this.energyScale;
+    const lagCos = this.lagCos;
     let total = 0;
-    for (let k = 0; k < power.length; k++) total += power[k]!;
+    let lagged = 0;
+    for (let k = 0; k <= lastBin; k++) {
+      const p = power[k]!;
+      total += p;
+      lagged += p * lagCos[k]!;
+    }
     const energy = Math.log(total * scale + POWER_FLOOR);
+    // Spectral zero-crossing rate: the expected crossings per 16 kHz sample of a Gaussian signal with
+    // this spectrum, acos(ρ₁)/π with ρ₁ its lag-1 autocorrelation (Rice). Silence reads 0.
+    const floor = POWER_FLOOR / scale;
+    const rho = (lagged + floor) / (total + floor);
+    const zcr = Math.acos(Math.min(1, Math.max(-1, rho))) / Math.PI;
 
     // Trackers. The first hop seeds both; the level follows peaks fast and releases slowly,
     // the noise floor follows dips fast and rises slowly (≈2 dB/s).
@@ -240,18 +302,24 @@ export class FeatureExtractor {
       rate = Math.max(1 / (this.speechHops + CHANNEL_PRIOR_HOPS), CHANNEL_MIN_RATE);
     }
     const bandFloor = POWER_FLOOR / MEL_BANDS;
+    const bandScale = this.bandScale;
+    const channelMean = this.channelMean;
+    const melWeights = this.melWeights;
+    const melOffset = this.melOffset;
+    const melStart = this.melStart;
     for (let b = 0; b < MEL_BANDS; b++) {
-      const row = this.melWeights[b]!;
-      const first = this.melStart[b]!;
+      const from = melOffset[b]!;
+      const to = melOffset[b + 1]!;
+      const shift = melStart[b]! - from;
       let s = 0;
-      for (let i = 0; i < row.length; i++) s += row[i]! * power[first + i]!;
-      const shape = Math.log(s * scale + bandFloor) - energy;
-      if (rate > 0) this.channelMean[b] = this.channelMean[b]! + rate * (shape - this.channelMean[b]!);
-      f[b] = shape - this.channelMean[b]!;
+      for (let i = from; i < to; i++) s += melWeights[i]! * power[shift + i]!;
+      const shape = Math.log(s * bandScale + bandFloor) - energy;
+      if (rate > 0) channelMean[b] = channelMean[b]! + rate * (shape - channelMean[b]!);
+      f[b] = shape - channelMean[b]!;
     }
     f[MEL_BANDS] = Math.max(-12, energy - this.level);
     f[MEL_BANDS + 1] = Math.min(14, snr);
-    f[MEL_BANDS + 2] = crossings / HOP;
+    f[MEL_BANDS + 2] = zcr;
     const a = this.acoustics;
     a.energy = energy;
     a.level = this.level;

@@ -15,11 +15,13 @@ export {
   FEATURE_DIM,
   FeatureExtractor,
   HOP,
+  HOP_MS,
   HOPS_PER_FRAME,
   type HopAcoustics,
   MEL_BANDS,
   WINDOW,
 } from './features.js';
+export { type AnalysisFrontEnd, analysisRateFor, createAnalysisFrontEnd } from './front-end.js';
 export {
   type ContextSlot,
   type ModelHeader,
@@ -27,5 +29,4 @@ export {
   parseModelWeights,
   serializeModelWeights,
 } from './model.js';
-export { createStreamResampler, type StreamResampler } from './resampling.js';
 export { defaultModelWeights } from './weights.js';

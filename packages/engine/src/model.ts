@@ -194,65 +194,68 @@ export class MlpRunner {
 }
 
 /**
- * y = W·x + b (ReLU when `relu`). Two rows per pass share each load of x; each row keeps four
- * accumulators (the loop is latency-bound otherwise), summed in the same order for every row
- * count, so the result does not depend on the pairing.
+ * y = W·x + b (ReLU when `relu`). Four rows per pass share each load of x; each row keeps two
+ * accumulators (even and odd inputs: eight independent chains, the loop is latency-bound otherwise),
+ * summed in the same order for every row, so the result does not depend on the grouping.
  */
 function layer(x: Float32Array, y: Float32Array, w: Float64Array, b: Float64Array, relu: boolean): void {
   const fanIn = x.length;
   const fanOut = y.length;
-  const body = fanIn & ~3;
+  const body = fanIn & ~1;
   let o = 0;
-  for (; o + 1 < fanOut; o += 2) {
+  for (; o + 3 < fanOut; o += 4) {
     const r0 = o * fanIn;
     const r1 = r0 + fanIn;
+    const r2 = r1 + fanIn;
+    const r3 = r2 + fanIn;
     let p0 = b[o]!;
-    let p1 = 0;
-    let p2 = 0;
-    let p3 = 0;
-    let q0 = b[o + 1]!;
+    let p1 = b[o + 1]!;
+    let p2 = b[o + 2]!;
+    let p3 = b[o + 3]!;
+    let q0 = 0;
     let q1 = 0;
     let q2 = 0;
     let q3 = 0;
     let i = 0;
-    for (; i < body; i += 4) {
+    for (; i < body; i += 2) {
       const x0 = x[i]!;
       const x1 = x[i + 1]!;
-      const x2 = x[i + 2]!;
-      const x3 = x[i + 3]!;
       p0 += w[r0 + i]! * x0;
-      p1 += w[r0 + i + 1]! * x1;
-      p2 += w[r0 + i + 2]! * x2;
-      p3 += w[r0 + i + 3]! * x3;
-      q0 += w[r1 + i]! * x0;
+      q0 += w[r0 + i + 1]! * x1;
+      p1 += w[r1 + i]! * x0;
       q1 += w[r1 + i + 1]! * x1;
-      q2 += w[r1 + i + 2]! * x2;
-      q3 += w[r1 + i + 3]! * x3;
+      p2 += w[r2 + i]! * x0;
+      q2 += w[r2 + i + 1]! * x1;
+      p3 += w[r3 + i]! * x0;
+      q3 += w[r3 + i + 1]! * x1;
     }
-    for (; i < fanIn; i++) {
-      p0 += w[r0 + i]! * x[i]!;
-      q0 += w[r1 + i]! * x[i]!;
+    if (i < fanIn) {
+      const x0 = x[i]!;
+      p0 += w[r0 + i]! * x0;
+      p1 += w[r1 + i]! * x0;
+      p2 += w[r2 + i]! * x0;
+      p3 += w[r3 + i]! * x0;
     }
-    const s = p0 + p1 + p2 + p3;
-    const t = q0 + q1 + q2 + q3;
-    y[o] = relu && s < 0 ? 0 : s;
-    y[o + 1] = relu && t < 0 ? 0 : t;
+    const s0 = p0 + q0;
+    const s1 = p1 + q1;
+    const s2 = p2 + q2;
+    const s3 = p3 + q3;
+    y[o] = relu && s0 < 0 ? 0 : s0;
+    y[o + 1] = relu && s1 < 0 ? 0 : s1;
+    y[o + 2] = relu && s2 < 0 ? 0 : s2;
+    y[o + 3] = relu && s3 < 0 ? 0 : s3;
   }
   for (; o < fanOut; o++) {
     const r0 = o * fanIn;
     let p0 = b[o]!;
-    let p1 = 0;
-    let p2 = 0;
-    let p3 = 0;
+    let q0 = 0;
     let i = 0;
-    for (; i < body; i += 4) {
+    for (; i < body; i += 2) {
       p0 += w[r0 + i]! * x[i]!;
-      p1 += w[r0 + i + 1]! * x[i + 1]!;
-      p2 += w[r0 + i + 2]! * x[i + 2]!;
-      p3 += w[r0 + i + 3]! * x[i + 3]!;
+      q0 += w[r0 + i + 1]! * x[i + 1]!;
     }
-    for (; i < fanIn; i++) p0 += w[r0 + i]! * x[i]!;
-    const s = p0 + p1 + p2 + p3;
+    if (i < fanIn) p0 += w[r0 + i]! * x[i]!;
+    const s = p0 + q0;
     y[o] = relu && s < 0 ? 0 : s;
   }
 }

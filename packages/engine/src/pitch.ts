@@ -1,28 +1,34 @@
 /**
- * A cheap causal pitch tracker for prosody (brows): the 16 kHz stream is low-passed and decimated
- * to 2 kHz into a ring; on request, a normalised autocorrelation over the 24 ms ending at a given
- * point picks the period between 75 and 360 Hz (parabolic refinement between lags). Only speech
- * frames ask, so silence costs nothing but the decimation.
+ * A cheap causal pitch tracker for prosody (brows): the analysis-rate stream is decimated to about
+ * 2 kHz by block averages (one add per input sample), low-passed there, and kept in a ring; on
+ * request, a normalised autocorrelation over the 24 ms ending at a given point picks the period
+ * between 75 and 360 Hz (parabolic refinement between lags). Only speech frames ask, so silence costs
+ * nothing but the decimation.
  */
-import { ANALYSIS_RATE } from './features.js';
 
-const DECIMATION = 8;
-/** Rate of the decimated stream. */
-export const PITCH_RATE = ANALYSIS_RATE / DECIMATION;
+/** Approximate rate of the decimated stream. */
+const TARGET_RATE = 2000;
 const SPAN = 48;
 const MIN_LAG = 6;
 const MAX_LAG = 27;
 /** 256 ms of decimated history: the longest lookahead plus the analysis span fits. */
 const RING = 512;
+/** Low-pass corner on the decimated stream (Hz). */
+const CORNER_HZ = 600;
 
 export class PitchTracker {
+  /** Rate of the decimated stream (input rate / block length, ≈ 2 kHz). */
+  readonly rate: number;
+  private readonly block: number;
   private readonly ring = new Float32Array(RING);
   private readonly scores = new Float32Array(MAX_LAG + 2);
   private readonly span = new Float32Array(SPAN + MAX_LAG);
   /** Decimated samples written so far. */
   private written = 0;
   private phase = 0;
-  // Butterworth low-pass at 600 Hz (fs 16 kHz), direct form I.
+  /** Sum of the block being filled. */
+  private sum = 0;
+  // Butterworth low-pass at the corner, direct form I, on the block averages.
   private readonly b0: number;
   private readonly b1: number;
   private readonly b2: number;
@@ -33,11 +39,15 @@ export class PitchTracker {
   private y1 = 0;
   private y2 = 0;
 
-  constructor() {
-    const w = Math.tan((Math.PI * 600) / ANALYSIS_RATE);
+  /** @param inputRate rate of the samples passed to {@link push}. */
+  constructor(inputRate: number) {
+    this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
+    this.rate = inputRate / this.block;
+    const w = Math.tan((Math.PI * CORNER_HZ) / this.rate);
     const q = Math.SQRT1_2;
     const n = 1 / (1 + w / q + w * w);
-    this.b0 = w * w * n;
+    // The block average's 1/block folds into the numerator.
+    this.b0 = (w * w * n) / this.block;
     this.b1 = 2 * this.b0;
     this.b2 = this.b0;
     this.a1 = 2 * (w * w - 1) * n;
@@ -48,38 +58,50 @@ export class PitchTracker {
     this.ring.fill(0);
     this.written = 0;
     this.phase = 0;
+    this.sum = 0;
     this.x1 = this.x2 = this.y1 = this.y2 = 0;
   }
 
   push(samples: Float32Array, from = 0, to = samples.length): void {
-    const { b0, b1, b2, a1, a2, ring } = this;
-    let { x1, x2, y1, y2, phase, written } = this;
-    for (let i = from; i < to; i++) {
-      const x = samples[i]!;
-      const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
-      x2 = x1;
-      x1 = x;
-      y2 = y1;
-      y1 = y;
-      if (++phase === DECIMATION) {
+    const block = this.block;
+    let { phase, sum } = this;
+    let i = from;
+    while (i < to) {
+      const n = Math.min(to - i, block - phase);
+      // Summed in input order, so the result does not depend on how the input was chunked.
+      for (let k = 0; k < n; k++) sum += samples[i + k]!;
+      i += n;
+      phase += n;
+      if (phase === block) {
+        this.decimate(sum);
         phase = 0;
-        ring[written % RING] = y;
-        written++;
+        sum = 0;
       }
     }
-    this.x1 = x1;
-    this.x2 = x2;
-    this.y1 = y1;
-    this.y2 = y2;
     this.phase = phase;
-    this.written = written;
+    this.sum = sum;
+  }
+
+  /** One decimated sample from a completed block's sum: the low-pass, then the ring. */
+  private decimate(sum: number): void {
+    const y = this.b0 * sum + this.b1 * this.x1 + this.b2 * this.x2 - this.a1 * this.y1 - this.a2 * this.y2;
+    this.x2 = this.x1;
+    this.x1 = sum;
+    this.y2 = this.y1;
+    this.y1 = y;
+    this.ring[this.written % RING] = y;
+    this.written++;
   }
 
   /**
-   * Fundamental frequency (Hz) of the 24 ms ending at decimated sample `end` (exclusive), or 0
-   * when unvoiced. `end` must be within the last 256 ms written.
+   * Fundamental frequency (Hz) of the 24 ms ending at input sample `endSample` (exclusive), or 0
+   * when unvoiced. It must be within the last 256 ms pushed.
    */
-  f0At(end: number): number {
+  f0At(endSample: number): number {
+    return this.f0AtDecimated(Math.floor(endSample / this.block));
+  }
+
+  private f0AtDecimated(end: number): number {
     const first = end - SPAN;
     if (first - MAX_LAG < 0 || end > this.written || this.written - (first - MAX_LAG) > RING) return 0;
     // Straighten the ring once: x[MAX_LAG + t] is the span's sample t, lags reach back into x[0..].
@@ -91,14 +113,25 @@ export class PitchTracker {
     const scores = this.scores;
     let best = 0;
     let bestLag = 0;
+    const length = x.length;
+    // Energy of the lagged span, slid one sample per lag instead of recomputed.
+    let el = 0;
+    for (let t = MAX_LAG - MIN_LAG; t < length - MIN_LAG; t++) el += x[t]! * x[t]!;
     for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
-      let cross = 0;
-      let el = 0;
-      for (let t = MAX_LAG; t < x.length; t++) {
-        const b = x[t - lag]!;
-        cross += x[t]! * b;
-        el += b * b;
+      if (lag > MIN_LAG) {
+        const enter = x[MAX_LAG - lag]!;
+        const leave = x[length - lag]!;
+        el += enter * enter - leave * leave;
       }
+      let c0 = 0;
+      let c1 = 0;
+      let t = MAX_LAG;
+      for (; t + 1 < length; t += 2) {
+        c0 += x[t]! * x[t - lag]!;
+        c1 += x[t + 1]! * x[t + 1 - lag]!;
+      }
+      if (t < length) c0 += x[t]! * x[t - lag]!;
+      const cross = c0 + c1;
       const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
       scores[lag] = r;
       if (r > best) {
@@ -124,6 +157,6 @@ export class PitchTracker {
       const d = a - 2 * b + c;
       if (d < 0) lag += Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / d));
     }
-    return PITCH_RATE / lag;
+    return this.rate / lag;
   }
 }

@@ -62,7 +62,7 @@ describe('training uses the runtime features', () => {
     const { header } = defaultModelWeights();
     const pcm = buzz(16000, 1, 4);
     const samples = Float32Array.from(pcm, (v) => v / 32768);
-    const { hops, count } = extractHops(samples, header.channelPrior, 3);
+    const { hops, count } = extractHops({ samples, rate: 16000 }, header.channelPrior, 3);
     standardise(hops, count, header.featureMean, header.featureStd);
 
     const history = new HopHistory(header.featureMean, header.featureStd);

@@ -1,65 +1,63 @@
 /**
- * Training examples from audio, with the runtime's own code: the same resampler to 16 kHz, the same
- * streaming FeatureExtractor, the same standardisation/clipping and context assembly semantics as
+ * Training examples from audio, with the runtime's own code: the same input front end (s16, then the
+ * half-band decimator at 44.1/48 kHz), the same streaming FeatureExtractor at the same analysis rate, the same standardisation/clipping and context assembly semantics as
  * HopHistory (hop indices clamped to [0, newest]).
  */
-import {
-  ANALYSIS_RATE,
-  FEATURE_DIM,
-  FeatureExtractor,
-  HOP,
-  HOPS_PER_FRAME,
-  MEL_BANDS,
-} from '../src/features.js';
+import { FEATURE_DIM, FeatureExtractor, HOPS_PER_FRAME, hopSamples, MEL_BANDS } from '../src/features.js';
+import { createAnalysisFrontEnd } from '../src/front-end.js';
 import type { ContextSlot } from '../src/model.js';
-import { createStreamResampler } from '../src/resampling.js';
 
 /** Standardised features are clipped like HopHistory does. */
 const CLIP = 6;
 
-/** Converts audio to int16 as the driver receives it, then to 16 kHz through the runtime resampler. */
-export function toAnalysisRate(samples: Float32Array, sampleRate: number): Float32Array {
+/** Audio at the analysis rate, as the feature extractor sees it. */
+export interface AnalysisAudio {
+  samples: Float32Array;
+  rate: number;
+}
+
+/** Converts audio to int16 as the driver receives it, then through the driver's front end. */
+export function toAnalysisRate(samples: Float32Array, sampleRate: number): AnalysisAudio {
   const pcm = new Int16Array(samples.length);
   for (let i = 0; i < samples.length; i++) {
     const v = Math.round(samples[i]! * 32768);
     pcm[i] = v > 32767 ? 32767 : Math.max(v, -32768);
   }
-  const resampler = createStreamResampler(sampleRate, ANALYSIS_RATE);
-  if (!resampler) {
-    const out = new Float32Array(pcm.length);
-    for (let i = 0; i < pcm.length; i++) out[i] = pcm[i]! / 32768;
-    return out;
-  }
-  const head = resampler.push(pcm);
-  const tail = resampler.flush();
+  const frontEnd = createAnalysisFrontEnd(sampleRate);
+  const head = frontEnd.push(pcm).slice();
+  const tail = frontEnd.flush();
   const out = new Float32Array(head.length + tail.length);
   out.set(head);
   out.set(tail, head.length);
-  return out;
+  return { samples: out, rate: frontEnd.analysisRate };
 }
 
 /**
- * Raw feature hops of a 16 kHz signal (hops × FEATURE_DIM), padded with silence past the end the
+ * Raw feature hops of analysis-rate audio (hops × FEATURE_DIM), padded with silence past the end the
  * way the driver's end() pads, so the last frames see the same tail.
  */
 export function extractHops(
-  samples16k: Float32Array,
+  audio: AnalysisAudio,
   channelPrior: ArrayLike<number> | undefined,
   padHops: number,
 ): { hops: Float32Array; count: number; snr: Float32Array } {
-  const total = Math.ceil(samples16k.length / HOP) + padHops;
+  const total = Math.ceil(audio.samples.length / hopSamples(audio.rate)) + padHops;
   const hops = new Float32Array(total * FEATURE_DIM);
   const snr = new Float32Array(total);
   let count = 0;
-  const extractor = new FeatureExtractor((f, a) => {
-    if (count < total) {
-      hops.set(f, count * FEATURE_DIM);
-      snr[count] = a.energy - a.noiseFloor;
-    }
-    count++;
-  }, channelPrior);
-  extractor.push(samples16k);
-  const silence = new Float32Array(HOP);
+  const extractor = new FeatureExtractor(
+    (f, a) => {
+      if (count < total) {
+        hops.set(f, count * FEATURE_DIM);
+        snr[count] = a.energy - a.noiseFloor;
+      }
+      count++;
+    },
+    channelPrior,
+    audio.rate,
+  );
+  extractor.push(audio.samples);
+  const silence = new Float32Array(extractor.hop);
   while (count < total) extractor.push(silence);
   return { hops, count: total, snr };
 }

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VISEMES } from '@avatar-drive/core';
-import { FEATURE_DIM, HOP, HOPS_PER_FRAME } from '../src/features.js';
+import { FEATURE_DIM, HOP_MS, HOPS_PER_FRAME } from '../src/features.js';
 import { type ContextSlot, type ModelHeader, serializeModelWeights } from '../src/model.js';
 import { loadAugmenter } from './augmentation.js';
 import { listUtterances, readUtterance, softLabel, type Utterance } from './corpus.js';
@@ -65,7 +65,7 @@ const CONTEXT: ContextSlot[] = [
 ];
 
 /** The window each frame's soft label is taken from, relative to the frame start. */
-const FRAME_S = (HOPS_PER_FRAME * HOP) / 16000;
+const FRAME_S = (HOPS_PER_FRAME * HOP_MS) / 1000;
 const LABEL_WINDOW_S = FRAME_S / 2;
 const LABEL_OFFSET_S = (FRAME_S - LABEL_WINDOW_S) / 2;
 
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     });
   const channelPrior = meanSpeechShape(priorSample);
 
-  // Pass 2: audio variants at their own rates → 16 kHz through the runtime resampler → features.
+  // Pass 2: audio variants at their own rates → the runtime front end → features at the analysis rate.
   const raw: { hops: Float32Array; count: number; utterance: Utterance; validation: boolean }[] = [];
   let seconds = 0;
   for (const id of ids) {
@@ -145,9 +145,9 @@ async function main(): Promise<void> {
         versions.push(augmenter.apply(utterance.samples, utterance.sampleRate, `${id}/${v}`));
     }
     for (const version of versions) {
-      const samples16k = toAnalysisRate(version.samples, version.sampleRate);
-      seconds += samples16k.length / 16000;
-      const { hops, count } = extractHops(samples16k, channelPrior, pad);
+      const audio = toAnalysisRate(version.samples, version.sampleRate);
+      seconds += audio.samples.length / audio.rate;
+      const { hops, count } = extractHops(audio, channelPrior, pad);
       raw.push({ hops, count, utterance, validation });
     }
   }
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     for (let b = 0; b < r.count; b++) {
       // The middle 20 ms of the frame: the label is what is said at the frame's centre, soft only
       // where a phone boundary passes close to it.
-      softLabel(r.utterance.phones, (b * HOP) / 16000 + LABEL_OFFSET_S, LABEL_WINDOW_S, tmp);
+      softLabel(r.utterance.phones, (b * HOP_MS) / 1000 + LABEL_OFFSET_S, LABEL_WINDOW_S, tmp);
       labels.set(tmp, b * VISEMES.length);
     }
     sequences.push({ hops: r.hops, count: r.count, labels, validation: r.validation });
