@@ -104,13 +104,40 @@ function lenField(tag: number, bytes: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([tag, ...varint(bytes.length)]), bytes]);
 }
 
-function audioMessage(reqId: string, pcm: Int16Array, end: boolean): Buffer {
-  const inner = Buffer.concat([
-    lenField(0x0a, Buffer.from(reqId)),
-    end ? Buffer.from([0x10, 1]) : Buffer.alloc(0),
-    pcm.length ? lenField(0x1a, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)) : Buffer.alloc(0),
-  ]);
-  return Buffer.concat([Buffer.from([0x08, 3]), lenField(0x22, inner)]);
+/** Every client's req_id has this many ASCII bytes, so one template per chunk serves all clients. */
+const REQ_ID_BYTES = 16;
+
+/**
+ * The utterance's ClientAudioInput messages, encoded once for all clients: each client writes its
+ * req_id into `reqIdAt` just before sending (ws copies the bytes while masking, synchronously), so
+ * a send costs no encoding or allocation on the bench side.
+ */
+interface AudioTemplates {
+  chunks: Buffer[];
+  reqIdAt: number;
+}
+
+function audioTemplates(audio: Int16Array): AudioTemplates {
+  const chunks: Buffer[] = [];
+  const count = Math.ceil(audio.length / CHUNK_SAMPLES);
+  const placeholder = Buffer.alloc(REQ_ID_BYTES, 0x61);
+  let reqIdAt = -1;
+  for (let c = 0; c < count; c++) {
+    const pcm = audio.subarray(c * CHUNK_SAMPLES, (c + 1) * CHUNK_SAMPLES);
+    const end = c === count - 1;
+    const reqField = lenField(0x0a, placeholder);
+    const inner = Buffer.concat([
+      reqField,
+      end ? Buffer.from([0x10, 1]) : Buffer.alloc(0),
+      lenField(0x1a, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)),
+    ]);
+    const message = Buffer.concat([Buffer.from([0x08, 3]), lenField(0x22, inner)]);
+    const at = message.length - inner.length + (reqField.length - REQ_ID_BYTES);
+    if (reqIdAt >= 0 && at !== reqIdAt) throw new Error('bench: audio templates differ in layout');
+    reqIdAt = at;
+    chunks.push(message);
+  }
+  return { chunks, reqIdAt };
 }
 
 const CONFIGURE = Buffer.concat([
@@ -253,8 +280,15 @@ async function startService(mode: Mode): Promise<Service> {
   };
 }
 
-/** CPU seconds and RSS of a process plus its direct children (cluster processes). */
-async function processStats(pid: number): Promise<{ cpu: number; rss: number }> {
+interface ProcStats {
+  /** User and system CPU seconds. */
+  user: number;
+  sys: number;
+  rss: number;
+}
+
+/** CPU seconds (user, system) and RSS of a process plus its direct children (cluster processes). */
+async function processStats(pid: number): Promise<ProcStats> {
   const pids = [pid];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -265,27 +299,19 @@ async function processStats(pid: number): Promise<{ cpu: number; rss: number }> 
       // exited meanwhile
     }
   }
-  let cpu = 0;
-  let rss = 0;
+  const total: ProcStats = { user: 0, sys: 0, rss: 0 };
   for (const p of pids) {
     try {
-      const one = await singleProcessStats(p);
-      cpu += one.cpu;
-      rss += one.rss;
+      const stat = (await readFile(`/proc/${p}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      const status = await readFile(`/proc/${p}/status`, 'utf8');
+      total.user += Number(stat[11]) / 100;
+      total.sys += Number(stat[12]) / 100;
+      total.rss += Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
     } catch {
       // exited meanwhile
     }
   }
-  return { cpu, rss };
-}
-
-/** utime+stime of a process in seconds, and its RSS in bytes (Linux /proc). */
-async function singleProcessStats(pid: number): Promise<{ cpu: number; rss: number }> {
-  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  const ticks = Number(stat[11]) + Number(stat[12]);
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
-  return { cpu: ticks / 100, rss: rssKb * 1024 };
+  return total;
 }
 
 // ---------------------------------------------------------------- clients
@@ -310,7 +336,7 @@ class BenchClient {
   constructor(
     service: Service,
     token: string,
-    private readonly audio: Int16Array,
+    private readonly audio: AudioTemplates,
     private readonly stats: Stats,
     private readonly offset: number,
   ) {
@@ -349,19 +375,20 @@ class BenchClient {
   tick(now: number): void {
     if (this.stopped || this.ws.readyState !== WebSocket.OPEN) return;
     if (!this.#reqId) {
-      this.#reqId = `u${this.#utterance++}-${Math.random().toString(36).slice(2, 8)}`;
+      this.#reqId = `${(this.#utterance++).toString(36)}-${Math.random().toString(36).slice(2)}`
+        .padEnd(REQ_ID_BYTES, '0')
+        .slice(0, REQ_ID_BYTES);
       this.#start = now;
       this.#chunk = 0;
       this.#framesSeen = 0;
       this.#gotFirst = false;
     }
-    const chunks = Math.ceil(this.audio.length / CHUNK_SAMPLES);
-    while (this.#chunk < chunks && this.#start + this.#chunk * 20 <= now) {
-      const pcm = this.audio.subarray(this.#chunk * CHUNK_SAMPLES, (this.#chunk + 1) * CHUNK_SAMPLES);
-      this.#chunk++;
-      const last = this.#chunk === chunks;
-      this.ws.send(audioMessage(this.#reqId, pcm, last));
-      if (last) this.#reqId = '';
+    const { chunks, reqIdAt } = this.audio;
+    while (this.#chunk < chunks.length && this.#start + this.#chunk * 20 <= now) {
+      const message = chunks[this.#chunk++]!;
+      message.write(this.#reqId, reqIdAt, 'latin1');
+      this.ws.send(message);
+      if (this.#chunk === chunks.length) this.#reqId = '';
     }
   }
 }
@@ -395,81 +422,109 @@ interface StepResult {
   latenessP99: number;
   firstFrameP50: number;
   firstFrameP99: number;
-  cpuPerSession: number;
+  /** Service CPU (all its processes and threads) in cores, user and system, over the hold. */
+  serviceUserCores: number;
+  serviceSysCores: number;
+  /** Service CPU per session, % of one core. */
+  servicePctPerSession: number;
+  /** The bench's own CPU (this process: all clients), % of one core per session. */
+  clientPctPerSession: number;
   rssPerSessionKb: number;
   errors: number;
+  /** p99 lateness of the bench's shared pacing timer (5 ms): high = the bench could not send in time. */
   clientLagP99: number;
-  /** Engine compute per second of audio, from the service's /metrics (cumulative). */
-  engineCpuPerAudioSecond: number;
-  /** 1-minute load average of the machine at the end of the step (other work competes for the cores). */
-  loadAverage: number;
+  /** The service's engine time per audio second, from /metrics (cumulative, wall-timed per call). */
+  engineMsPerAudioSecond: number;
+  /** 1-minute load average at the start and the end of the hold (other work competing for the cores). */
+  loadStart: number;
+  loadEnd: number;
+  /** p99 < 40 ms and no errors. */
+  held: boolean;
 }
 
-async function engineCpuPerAudioSecond(service: Service): Promise<number> {
+async function engineMsPerAudioSecond(service: Service): Promise<number> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const match = /^avatar_drive_engine_cpu_seconds_per_audio_second\{[^}]*\} (\S+)$/m.exec(text);
-  return match ? Number(match[1]) : Number.NaN;
+  return match ? Number(match[1]) * 1000 : Number.NaN;
 }
 
-async function runMode(mode: Mode, audio: Int16Array): Promise<StepResult[]> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function runMode(mode: Mode, audio: AudioTemplates): Promise<StepResult[]> {
   const service = await startService(mode);
   const pid = service.child.pid!;
   const clients: BenchClient[] = [];
   const results: StepResult[] = [];
   let lagSamples: number[] = [];
   let lastTick = performance.now();
+  // One pacing timer for every client: each tick sends the chunks that are due.
   const ticker = setInterval(() => {
     const now = performance.now();
     lagSamples.push(now - lastTick - 5);
     lastTick = now;
     for (const c of clients) c.tick(now);
   }, 5);
+  const closeAll = () => {
+    for (const c of clients) {
+      c.stopped = true;
+      c.ws.close();
+    }
+    clients.length = 0;
+  };
   try {
     // Calibrate the engine lookahead with one session.
     const calib: Stats = { lateness: [], firstFrame: [], errors: 0 };
     const one = new BenchClient(service, await mint(service), audio, calib, 0);
     await one.ready;
     clients.push(one);
-    await new Promise((r) => setTimeout(r, 3000));
-    one.stopped = true;
-    one.ws.close();
-    clients.length = 0;
+    await sleep(3000);
+    closeAll();
     const lookahead = percentile(calib.lateness, 50);
     const baseline = await processStats(pid);
     for (const target of STEPS) {
       const stats: Stats = { lateness: [], firstFrame: [], errors: 0 };
-      for (const c of clients) c.stopped = true;
-      for (const c of clients) c.ws.close();
-      clients.length = 0;
-      await new Promise((r) => setTimeout(r, 500));
-      // Ramp up, staggering starts over one second so utterances are not in lockstep.
+      closeAll();
+      await sleep(500);
+      // Ramp up, staggering starts so utterances are not in lockstep.
       for (let i = 0; i < target; i++) {
         const client = new BenchClient(service, await mint(service), audio, stats, lookahead);
         await client.ready;
         clients.push(client);
-        if (i % Math.max(1, Math.floor(target / 50)) === 0) await new Promise((r) => setTimeout(r, 20));
+        if (i % Math.max(1, Math.floor(target / 50)) === 0) await sleep(20);
       }
-      await new Promise((r) => setTimeout(r, 1500));
+      await sleep(1500);
       stats.lateness.length = 0;
       stats.firstFrame.length = 0;
       lagSamples = [];
+      const loadStart = loadavg()[0]!;
       const before = await processStats(pid);
-      await new Promise((r) => setTimeout(r, HOLD_MS));
+      const clientBefore = process.cpuUsage();
+      const wallBefore = performance.now();
+      await sleep(HOLD_MS);
+      const wall = (performance.now() - wallBefore) / 1000;
+      const client = process.cpuUsage(clientBefore);
       const after = await processStats(pid);
+      const serviceCores = (after.user + after.sys - before.user - before.sys) / wall;
+      const latenessP99 = percentile(stats.lateness, 99);
       const result: StepResult = {
         mode,
         sessions: target,
         frames: stats.lateness.length,
         latenessP50: percentile(stats.lateness, 50),
-        latenessP99: percentile(stats.lateness, 99),
+        latenessP99,
         firstFrameP50: percentile(stats.firstFrame, 50),
         firstFrameP99: percentile(stats.firstFrame, 99),
-        cpuPerSession: (after.cpu - before.cpu) / (HOLD_MS / 1000) / target,
+        serviceUserCores: (after.user - before.user) / wall,
+        serviceSysCores: (after.sys - before.sys) / wall,
+        servicePctPerSession: (serviceCores * 100) / target,
+        clientPctPerSession: ((client.user + client.system) / 1e6 / wall / target) * 100,
         rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
         errors: stats.errors,
         clientLagP99: percentile(lagSamples, 99),
-        engineCpuPerAudioSecond: await engineCpuPerAudioSecond(service),
-        loadAverage: loadavg()[0]!,
+        engineMsPerAudioSecond: await engineMsPerAudioSecond(service),
+        loadStart,
+        loadEnd: loadavg()[0]!,
+        held: latenessP99 < 40 && stats.errors === 0,
       };
       results.push(result);
       report(result);
@@ -486,30 +541,55 @@ async function runMode(mode: Mode, audio: Int16Array): Promise<StepResult[]> {
   return results;
 }
 
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
 function report(r: StepResult): void {
   if (values.json) return;
-  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
   console.log(
-    `${r.mode.padEnd(8)} ${String(r.sessions).padStart(5)} sessions  frames ${String(r.frames).padStart(7)}  ` +
-      `lateness p50 ${f(r.latenessP50)} p99 ${f(r.latenessP99)} ms  first frame p50 ${f(r.firstFrameP50)} p99 ${f(r.firstFrameP99)} ms  ` +
-      `CPU/session ${(r.cpuPerSession * 100).toFixed(2)}% of a core  RSS/session ${f(r.rssPerSessionKb)} KiB  errors ${r.errors}  client lag p99 ${f(r.clientLagP99)} ms  engine ${(r.engineCpuPerAudioSecond * 1000).toFixed(2)} ms CPU per audio s  load ${r.loadAverage.toFixed(1)}`,
+    `${r.mode.padEnd(9)} ${String(r.sessions).padStart(4)} sessions  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
+      `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
+      `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
+      `bench client ${fmt(r.clientPctPerSession, 2)}%/session  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  errors ${r.errors}  ` +
+      `pacing lag p99 ${fmt(r.clientLagP99)} ms  engine ${fmt(r.engineMsPerAudioSecond, 2)} ms/audio s  load ${fmt(r.loadStart)}→${fmt(r.loadEnd)}${r.held ? '  HELD' : ''}`,
   );
 }
 
-const audio = await speech();
+/** The per-step table, ready to paste into docs/benchmarks.md. */
+function markdown(results: StepResult[]): string {
+  const rows = [
+    '| Mode | Sessions | Held | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
+    '| --- | ---: | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of results) {
+    rows.push(
+      `| ${r.mode} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
+        `${fmt(r.serviceUserCores + r.serviceSysCores, 2)} (${fmt(r.serviceUserCores, 2)} + ${fmt(r.serviceSysCores, 2)}) | ${fmt(r.servicePctPerSession, 2)} | ${fmt(r.clientPctPerSession, 2)} | ` +
+        `${fmt(r.rssPerSessionKb, 0)} KiB | ${fmt(r.engineMsPerAudioSecond, 2)} | ${fmt(r.clientLagP99)} ms | ${fmt(r.loadStart)} → ${fmt(r.loadEnd)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+const speechPcm = await speech();
+const templates = audioTemplates(speechPcm);
+const started = new Date();
 console.log(
-  `service bench on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(1)}): ${(audio.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s each`,
+  `service bench ${started.toISOString()} on ${cpus().length} cores (load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}): ${(speechPcm.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s hold each`,
 );
 const all: StepResult[] = [];
-for (const mode of MODES) all.push(...(await runMode(mode, audio)));
+for (const mode of MODES) all.push(...(await runMode(mode, templates)));
 if (values.json) console.log(JSON.stringify(all, null, 2));
+else console.log(`\n${markdown(all)}\n`);
 for (const mode of MODES) {
-  const ok = all.filter((r) => r.mode === mode && r.latenessP99 < 40 && r.errors === 0);
-  const best = ok.at(-1);
+  const best = all.filter((r) => r.mode === mode && r.held).at(-1);
   console.log(
-    `${mode}: most sessions held with p99 frame lateness < 40 ms: ${best ? best.sessions : 'none of the steps'}` +
+    `${mode}: most sessions held with p99 frame lateness < 40 ms and no errors: ${best ? best.sessions : 'none of the steps'}` +
       (best
-        ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms)`
+        ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
         : ''),
   );
 }
