@@ -40,6 +40,7 @@ const FLAGS = {
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
   'dev-credentials': { type: 'string' },
+  'token-ledger-dir': { type: 'string' },
   'log-level': { type: 'string' },
   processes: { type: 'string' },
   help: { type: 'boolean' },
@@ -59,6 +60,9 @@ export const USAGE = `avatar-drive-service [options]
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
+  --token-ledger-dir DIR          AVATAR_DRIVE_TOKEN_LEDGER_DIR: without Redis, the single-use token ledger
+                                  shared by processes on this machine (embedded default: used-tokens/
+                                  next to the dev credentials; with configured apps: none, in memory)
   --log-level LEVEL               LOG_LEVEL (default info)
   --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
 
@@ -133,6 +137,7 @@ export async function resolveConfig(
 
   let dev: ResolvedConfig['dev'];
   let signingKey: Uint8Array;
+  let defaultLedgerDir: string | undefined;
   if (apps.length === 0) {
     const path = resolve(
       values['dev-credentials'] ??
@@ -143,6 +148,8 @@ export async function resolveConfig(
     apps = [loaded.app];
     signingKey = decodeSigningKey(signingKeyText ?? loaded.credentials.signingKey);
     dev = { credentials: loaded.credentials, created: loaded.created, path };
+    // Every process using these credentials accepts the same tokens, so they share the ledger too.
+    defaultLedgerDir = join(dirname(path), 'used-tokens');
   } else {
     if (!signingKeyText) {
       throw new Error(
@@ -158,6 +165,8 @@ export async function resolveConfig(
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
+  const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
+  const tokenLedgerDir = redisUrl ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
 
   const options: ServiceOptions = {
     region,
@@ -172,6 +181,7 @@ export async function resolveConfig(
       ...(driverModule && { driverModule }),
     },
     ...(redisUrl && { redisUrl }),
+    ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;

@@ -48,6 +48,12 @@ export interface ServiceOptions {
   signingKey: Uint8Array;
   /** Redis URL for the shared store; in-memory when unset. */
   redisUrl?: string;
+  /**
+   * Without Redis: keep the single-use token ledger in this directory, shared by every process
+   * pointing at it (the embedded default uses one next to the dev credentials, so both regions of
+   * `pnpm start` honour single use). Unset: in this process's memory only.
+   */
+  tokenLedgerDir?: string;
   /** A ready store to use instead (tests). */
   store?: SharedStore;
   avatarsDir?: string;
@@ -87,7 +93,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tokens = new SessionTokens(options.signingKey);
   const store: SharedStore =
     options.store ??
-    (options.redisUrl ? new RedisStore({ url: options.redisUrl, logger }) : new MemoryStore());
+    (options.redisUrl
+      ? new RedisStore({ url: options.redisUrl, logger })
+      : new MemoryStore(options.tokenLedgerDir ? { tokenLedgerDir: options.tokenLedgerDir } : {}));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
   if (avatars.size === 0)
