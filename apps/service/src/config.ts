@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import { parseCorsOrigins } from './http/cors.js';
 import type { ServiceLimits } from './limits.js';
 import { isRegionId, REGIONS } from './regions.js';
 import type { ServiceOptions } from './service.js';
@@ -34,6 +35,7 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'public-url': { type: 'string' },
+  'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
   'avatars-dir': { type: 'string' },
@@ -52,6 +54,8 @@ export const USAGE = `avatar-drive-service [options]
   --port N                        AVATAR_DRIVE_PORT / PORT (default 8710 ap-northeast, 8720 us-west)
   --host ADDR                     AVATAR_DRIVE_HOST (default 127.0.0.1)
   --public-url URL                AVATAR_DRIVE_PUBLIC_URL (origin used in asset URLs)
+  --cors-origin LIST              AVATAR_DRIVE_CORS_ORIGIN: origins whose pages may read avatars and assets:
+                                  * (default), comma-separated origins, or none. Token minting: never
   --config FILE                   AVATAR_DRIVE_CONFIG: JSON {signingKey, apps, limits}
                                   AVATAR_DRIVE_APPS: JSON array of apps
                                   AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
@@ -163,6 +167,8 @@ export async function resolveConfig(
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
+  const corsText = values['cors-origin'] ?? env.AVATAR_DRIVE_CORS_ORIGIN;
+  const corsOrigins = corsText === undefined ? undefined : parseCorsOrigins(corsText);
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
   const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
@@ -183,6 +189,7 @@ export async function resolveConfig(
     ...(redisUrl && { redisUrl }),
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
+    ...(corsOrigins && { corsOrigins }),
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
   if (processes > 1 && !redisUrl) {

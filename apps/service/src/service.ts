@@ -12,6 +12,7 @@ import type { EgressProvider } from './egress/types.js';
 import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine/engine-pool.js';
 import { InlineEnginePool } from './engine/inline-pool.js';
 import { WorkerEnginePool } from './engine/worker-pool.js';
+import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
@@ -43,6 +44,11 @@ export interface ServiceOptions {
   port: number;
   /** Public origin used in asset URLs (default: the request's origin). */
   publicUrl?: string;
+  /**
+   * Origins whose pages may read the avatar list, manifests and assets (CORS): `*` (the default),
+   * a list, or `[]` for none. Session-token minting never answers CORS.
+   */
+  corsOrigins?: CorsOrigins;
   apps: AppConfig[];
   /** The token-signing key shared by every node and region. */
   signingKey: Uint8Array;
@@ -130,6 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     engine,
     version: SERVICE_VERSION,
     ...(options.publicUrl && { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
+    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
   const ingress = new IngressServer({
     apps,
