@@ -46,6 +46,7 @@ const CHUNK_SAMPLES = (SAMPLE_RATE * 20) / 1000;
 const APP_ID = 'app_bench';
 const API_KEY = generateApiKey();
 const SIGNING_KEY = randomBytes(32).toString('base64url');
+const CONFIRM_TIMEOUT_MS = 20_000;
 const serviceMain = join(import.meta.dirname, '../src/main.ts');
 
 // ---------------------------------------------------------------- speech
@@ -345,11 +346,21 @@ class BenchClient {
       perMessageDeflate: false,
     });
     this.ready = new Promise((resolve, reject) => {
-      this.ws.once('error', reject);
+      // A session that is not confirmed in time fails the ramp instead of stalling it.
+      const timer = setTimeout(() => {
+        this.ws.terminate();
+        reject(new Error(`session not confirmed within ${CONFIRM_TIMEOUT_MS / 1000} s`));
+      }, CONFIRM_TIMEOUT_MS);
+      this.ws.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       this.ws.on('message', (data: Buffer) => {
         const m = scan(data);
-        if (m.type === 2) resolve();
-        else if (m.type === 4) this.stats.errors++;
+        if (m.type === 2) {
+          clearTimeout(timer);
+          resolve();
+        } else if (m.type === 4) this.stats.errors++;
         else if (m.type === 5) this.#onFrames(m.keyframes);
       });
       this.ws.once('open', () => this.ws.send(CONFIGURE));
@@ -418,6 +429,8 @@ interface StepResult {
   mode: string;
   sessions: number;
   frames: number;
+  /** Frames received during the hold ÷ frames due in real time (sessions × 25/s × hold): ≈ 100 %. */
+  deliveredPct: number;
   latenessP50: number;
   latenessP99: number;
   firstFrameP50: number;
@@ -486,12 +499,20 @@ async function runMode(mode: Mode, audio: AudioTemplates): Promise<StepResult[]>
       closeAll();
       await sleep(500);
       // Ramp up, staggering starts so utterances are not in lockstep.
+      let failed = 0;
       for (let i = 0; i < target; i++) {
         const client = new BenchClient(service, await mint(service), audio, stats, lookahead);
-        await client.ready;
-        clients.push(client);
+        try {
+          await client.ready;
+          clients.push(client);
+        } catch (error) {
+          failed++;
+          client.stopped = true;
+          if (failed === 1) console.error(`a session failed to open: ${(error as Error).message}`);
+        }
         if (i % Math.max(1, Math.floor(target / 50)) === 0) await sleep(20);
       }
+      stats.errors += failed;
       await sleep(1500);
       stats.lateness.length = 0;
       stats.firstFrame.length = 0;
@@ -510,6 +531,7 @@ async function runMode(mode: Mode, audio: AudioTemplates): Promise<StepResult[]>
         mode,
         sessions: target,
         frames: stats.lateness.length,
+        deliveredPct: (stats.lateness.length / (target * 25 * wall)) * 100,
         latenessP50: percentile(stats.lateness, 50),
         latenessP99,
         firstFrameP50: percentile(stats.firstFrame, 50),
@@ -546,7 +568,7 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 function report(r: StepResult): void {
   if (values.json) return;
   console.log(
-    `${r.mode.padEnd(9)} ${String(r.sessions).padStart(4)} sessions  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
+    `${r.mode.padEnd(9)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
       `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
       `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
       `bench client ${fmt(r.clientPctPerSession, 2)}%/session  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  errors ${r.errors}  ` +
@@ -557,12 +579,12 @@ function report(r: StepResult): void {
 /** The per-step table, ready to paste into docs/benchmarks.md. */
 function markdown(results: StepResult[]): string {
   const rows = [
-    '| Mode | Sessions | Held | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
-    '| --- | ---: | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Mode | Sessions | Held | Frames delivered | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
+    '| --- | ---: | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of results) {
     rows.push(
-      `| ${r.mode} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
+      `| ${r.mode} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.deliveredPct, 0)} % | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
         `${fmt(r.serviceUserCores + r.serviceSysCores, 2)} (${fmt(r.serviceUserCores, 2)} + ${fmt(r.serviceSysCores, 2)}) | ${fmt(r.servicePctPerSession, 2)} | ${fmt(r.clientPctPerSession, 2)} | ` +
         `${fmt(r.rssPerSessionKb, 0)} KiB | ${fmt(r.engineMsPerAudioSecond, 2)} | ${fmt(r.clientLagP99)} ms | ${fmt(r.loadStart)} → ${fmt(r.loadEnd)} |`,
     );
