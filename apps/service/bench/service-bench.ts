@@ -638,12 +638,24 @@ for (const mode of MODES) {
 if (values.json) console.log(JSON.stringify(all, null, 2));
 else console.log(`\n${markdown(all)}\n`);
 for (const mode of MODES) {
-  const best = all.filter((r) => r.mode === mode && r.held).at(-1);
+  const rows = all.filter((r) => r.mode === mode);
+  const best = rows.filter((r) => r.held).at(-1);
   console.log(
     `${mode}: most sessions held with p99 frame lateness < 40 ms and no errors: ${best ? best.sessions : 'none of the steps'}` +
       (best
         ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
         : ''),
   );
+  // CPU per session barely depends on how much CPU the machine's other work left the service, so
+  // it gives what the cores could hold when the hold test above was limited by that other work.
+  const largest = rows.at(-1);
+  if (largest) {
+    const perSession = largest.servicePctPerSession + largest.clientPctPerSession;
+    console.log(
+      `  CPU at ${largest.sessions} sessions: service ${fmt(largest.servicePctPerSession, 2)} % + bench client ${fmt(largest.clientPctPerSession, 2)} % of a core per session` +
+        ` → ${cpus().length} idle cores would fit ≈ ${Math.floor((cpus().length * 100) / perSession)} sessions with the bench on the same machine,` +
+        ` ≈ ${Math.floor(100 / largest.servicePctPerSession)} per core of service alone`,
+    );
+  }
 }
 process.exit(0);
