@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,16 @@ describe('DirectoryLedger (the embedded default’s shared single-use ledger)', 
     const names = await readdir(dir);
     expect(names).toHaveLength(1);
     expect(names[0]).toMatch(/^\d+-[0-9a-f]{64}$/);
+    ledger.close();
+  });
+
+  it('recreates its directory when it was removed while running', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'avd-ledger-')), 'used-tokens');
+    const ledger = new DirectoryLedger(dir);
+    expect(await ledger.consume('first', IN_AN_HOUR)).toBe(true);
+    await rm(dir, { recursive: true });
+    expect(await ledger.consume('second', IN_AN_HOUR)).toBe(true);
+    expect(await ledger.consume('second', IN_AN_HOUR)).toBe(false);
     ledger.close();
   });
 

@@ -35,7 +35,7 @@ export class DirectoryLedger {
   }
 
   /** Records `jti` as used. True for the first use in any process sharing the directory. */
-  async consume(jti: string, expiresAtMs: number): Promise<boolean> {
+  async consume(jti: string, expiresAtMs: number, retried = false): Promise<boolean> {
     await this.#ensureDir();
     const name = `${Math.ceil(expiresAtMs / 1000)}-${fileSafe(jti)}`;
     try {
@@ -44,6 +44,11 @@ export class DirectoryLedger {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !retried) {
+        // The directory was removed while we ran (e.g. a cleaned .avatar-drive/): make it again.
+        this.#ready = undefined;
+        return this.consume(jti, expiresAtMs, true);
+      }
       throw new StoreUnavailableError(
         `The token ledger at ${this.dir} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       );
