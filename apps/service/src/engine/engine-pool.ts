@@ -29,6 +29,7 @@ export interface EngineResult {
 
 /** One session's driver. Calls are processed strictly in order. */
 export interface EngineChannel {
+  /** Runs `pcm` through the driver. The pool may read `pcm` until the promise settles: do not reuse it. */
   push(pcm: Int16Array): Promise<EngineResult>;
   /** Flushes the current utterance. */
   end(): Promise<EngineResult>;
