@@ -170,11 +170,12 @@ function readVarint(b: Buffer, p: number): [number, number] {
   }
 }
 
-/** Message type, and for animations: keyframe count and end flag. */
-function scan(b: Buffer): { type: number; keyframes: number; end: boolean } {
+/** Message type, and for animations: keyframe count, end flag and req_id. */
+function scan(b: Buffer): { type: number; keyframes: number; end: boolean; reqId: string } {
   let type = 0;
   let keyframes = 0;
   let end = false;
+  let reqId = '';
   let p = 0;
   while (p < b.length) {
     let key: number;
@@ -201,6 +202,7 @@ function scan(b: Buffer): { type: number; keyframes: number; end: boolean } {
         }
         let l: number;
         [l, q] = readVarint(b, q);
+        if (k >>> 3 === 2) reqId = b.toString('latin1', q, q + l);
         if (k >>> 3 === 4) {
           let r = q;
           while (r < q + l) {
@@ -217,7 +219,7 @@ function scan(b: Buffer): { type: number; keyframes: number; end: boolean } {
     }
     p += len;
   }
-  return { type, keyframes, end };
+  return { type, keyframes, end, reqId };
 }
 
 // ---------------------------------------------------------------- service
@@ -349,14 +351,24 @@ interface Stats {
   errors: number;
 }
 
+/** One utterance as the client sent it, for timing its frames. */
+interface Utterance {
+  start: number;
+  framesSeen: number;
+  gotFirst: boolean;
+}
+
 class BenchClient {
   readonly ws: WebSocket;
   #utterance = 0;
   #reqId = '';
-  #start = 0;
   #chunk = 0;
-  #framesSeen = 0;
-  #gotFirst = false;
+  /**
+   * Recent utterances by req_id: frames are timed against their own utterance, since the last
+   * frames of one can arrive after the next has started (its end flush, or a service running late).
+   */
+  readonly #utterances = new Map<string, Utterance>();
+  #current: Utterance = { start: 0, framesSeen: 0, gotFirst: false };
   ready: Promise<void>;
   stopped = false;
   /** Arrival − (start + (k+1)·40 ms), before subtracting the calibrated lookahead. */
@@ -387,7 +399,7 @@ class BenchClient {
           clearTimeout(timer);
           resolve();
         } else if (m.type === 4) this.stats.errors++;
-        else if (m.type === 5) this.#onFrames(m.keyframes);
+        else if (m.type === 5) this.#onFrames(m.reqId, m.keyframes);
       });
       this.ws.once('open', () => this.ws.send(CONFIGURE));
       this.ws.once('close', () => {
@@ -396,15 +408,17 @@ class BenchClient {
     });
   }
 
-  #onFrames(count: number): void {
+  #onFrames(reqId: string, count: number): void {
     const now = performance.now();
-    if (count > 0 && !this.#gotFirst) {
-      this.#gotFirst = true;
-      this.stats.firstFrame.push(now - this.#start);
+    const u = this.#utterances.get(reqId);
+    if (!u) return;
+    if (count > 0 && !u.gotFirst) {
+      u.gotFirst = true;
+      this.stats.firstFrame.push(now - u.start);
     }
     for (let i = 0; i < count; i++) {
-      const k = this.#framesSeen++;
-      this.stats.lateness.push(now - (this.#start + (k + 1) * 40) - this.offset);
+      const k = u.framesSeen++;
+      this.stats.lateness.push(now - (u.start + (k + 1) * 40) - this.offset);
     }
   }
 
@@ -415,13 +429,14 @@ class BenchClient {
       this.#reqId = `${(this.#utterance++).toString(36)}-${Math.random().toString(36).slice(2)}`
         .padEnd(REQ_ID_BYTES, '0')
         .slice(0, REQ_ID_BYTES);
-      this.#start = now;
+      this.#current = { start: now, framesSeen: 0, gotFirst: false };
+      this.#utterances.set(this.#reqId, this.#current);
+      // Keep the last few: frames of older utterances no longer arrive.
+      if (this.#utterances.size > 4) this.#utterances.delete(this.#utterances.keys().next().value!);
       this.#chunk = 0;
-      this.#framesSeen = 0;
-      this.#gotFirst = false;
     }
     const { chunks, reqIdAt } = this.audio;
-    while (this.#chunk < chunks.length && this.#start + this.#chunk * 20 <= now) {
+    while (this.#chunk < chunks.length && this.#current.start + this.#chunk * 20 <= now) {
       const message = chunks[this.#chunk++]!;
       message.write(this.#reqId, reqIdAt, 'latin1');
       this.ws.send(message);
