@@ -652,6 +652,9 @@ function markdown(results: StepResult[]): string {
   return rows.join('\n');
 }
 
+// Ctrl-C or a kill: exit through 'exit', whose handlers stop the services this bench started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 const speechPcm = await speech();
 const templates = audioTemplates(speechPcm);
 const started = new Date();
