@@ -1,5 +1,6 @@
 /**
- * Starts the whole demo stack on loopback: the driving service as two regions (two processes),
+ * Starts the whole demo stack on loopback: the driving service as two regions (two processes that
+ * share the dev credentials and with them the single-use token ledger),
  * the token server, the Host-mode relay example, and the demo's web server (in this process).
  * Used by `pnpm start` (scripts/start.ts) and by the e2e tests (apps/e2e), so both run the same
  * thing. Everything must be built first (`pnpm build`).
@@ -31,7 +32,9 @@ export interface StackOptions {
   tokenRateLimit?: number;
   /**
    * Run a `redis-server` as the regions' shared store (the single-use token ledger, limits), as a
-   * production deployment would; default false (each region's in-memory store).
+   * production deployment would; default false: each region's in-memory store, with the single-use
+   * ledger shared through a directory next to the dev credentials (so a token used in one region is
+   * refused in the other, and either region can die without the other).
    */
   redis?: boolean;
   /** Extra environment for the service processes. */

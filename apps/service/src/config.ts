@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import { parseCorsOrigins } from './http/cors.js';
 import type { ServiceLimits } from './limits.js';
 import { isRegionId, REGIONS } from './regions.js';
 import type { ServiceOptions } from './service.js';
@@ -34,12 +35,14 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'public-url': { type: 'string' },
+  'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
   'dev-credentials': { type: 'string' },
+  'token-ledger-dir': { type: 'string' },
   'log-level': { type: 'string' },
   processes: { type: 'string' },
   help: { type: 'boolean' },
@@ -51,6 +54,8 @@ export const USAGE = `avatar-drive-service [options]
   --port N                        AVATAR_DRIVE_PORT / PORT (default 8710 ap-northeast, 8720 us-west)
   --host ADDR                     AVATAR_DRIVE_HOST (default 127.0.0.1)
   --public-url URL                AVATAR_DRIVE_PUBLIC_URL (origin used in asset URLs)
+  --cors-origin LIST              AVATAR_DRIVE_CORS_ORIGIN: origins whose pages may read avatars and assets:
+                                  * (default), comma-separated origins, or none. Token minting: never
   --config FILE                   AVATAR_DRIVE_CONFIG: JSON {signingKey, apps, limits}
                                   AVATAR_DRIVE_APPS: JSON array of apps
                                   AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
@@ -59,6 +64,9 @@ export const USAGE = `avatar-drive-service [options]
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
+  --token-ledger-dir DIR          AVATAR_DRIVE_TOKEN_LEDGER_DIR: without Redis, the single-use token ledger
+                                  shared by processes on this machine (embedded default: used-tokens/
+                                  next to the dev credentials; with configured apps: none, in memory)
   --log-level LEVEL               LOG_LEVEL (default info)
   --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
 
@@ -133,6 +141,7 @@ export async function resolveConfig(
 
   let dev: ResolvedConfig['dev'];
   let signingKey: Uint8Array;
+  let defaultLedgerDir: string | undefined;
   if (apps.length === 0) {
     const path = resolve(
       values['dev-credentials'] ??
@@ -143,6 +152,8 @@ export async function resolveConfig(
     apps = [loaded.app];
     signingKey = decodeSigningKey(signingKeyText ?? loaded.credentials.signingKey);
     dev = { credentials: loaded.credentials, created: loaded.created, path };
+    // Every process using these credentials accepts the same tokens, so they share the ledger too.
+    defaultLedgerDir = join(dirname(path), 'used-tokens');
   } else {
     if (!signingKeyText) {
       throw new Error(
@@ -156,8 +167,12 @@ export async function resolveConfig(
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
+  const corsText = values['cors-origin'] ?? env.AVATAR_DRIVE_CORS_ORIGIN;
+  const corsOrigins = corsText === undefined ? undefined : parseCorsOrigins(corsText);
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
+  const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
+  const tokenLedgerDir = redisUrl ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
 
   const options: ServiceOptions = {
     region,
@@ -172,7 +187,9 @@ export async function resolveConfig(
       ...(driverModule && { driverModule }),
     },
     ...(redisUrl && { redisUrl }),
+    ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
+    ...(corsOrigins && { corsOrigins }),
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
   if (processes > 1 && !redisUrl) {

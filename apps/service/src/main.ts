@@ -9,6 +9,7 @@ import { type ResolvedConfig, resolveConfig, USAGE } from './config.js';
 import { hashApiKey } from './credentials/api-keys.js';
 import { createLogger } from './logger.js';
 import { type RunningService, startService } from './service.js';
+import { MemoryStore } from './store/memory-store.js';
 
 interface Ready {
   avdReady: true;
@@ -16,6 +17,8 @@ interface Ready {
   url: string;
   ingressUrl: string;
   store: string;
+  /** The single-use token ledger directory (in-memory store only). */
+  ledger?: string;
   engine: string;
   avatars: string[];
 }
@@ -36,6 +39,11 @@ function banner(ready: Ready, resolved: ResolvedConfig, processes: number): stri
     `  health        ${url}/healthz  ${url}/readyz  ${url}/metrics`,
     `  shared store  ${ready.store}   engine: ${ready.engine}   avatars: ${ready.avatars.join(', ') || '(none)'}`,
   ];
+  if (ready.ledger) {
+    lines.push(
+      `  token ledger  ${ready.ledger}  (single use across every process sharing it, e.g. both regions)`,
+    );
+  }
   if (resolved.dev) {
     const { credentials, created, path } = resolved.dev;
     // Printed to the operator's terminal on purpose (embedded dev mode only); never logged.
@@ -60,6 +68,7 @@ function readyOf(service: RunningService): Ready {
     url: service.url,
     ingressUrl: service.ingressUrl,
     store: service.store.kind,
+    ...(service.store instanceof MemoryStore && service.store.ledger && { ledger: service.store.ledger.dir }),
     engine: service.engine.mode,
     avatars: service.avatars.list().map((a) => a.id),
   };

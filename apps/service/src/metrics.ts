@@ -1,4 +1,9 @@
-/** Prometheus metrics of one service instance (its own registry, so instances never collide). */
+/**
+ * Prometheus metrics of one service instance (its own registry, so instances never collide).
+ * Per-chunk figures (engine work, frames sent) are summed in plain numbers and handed to their
+ * counters when Prometheus collects: a prom-client `inc` per 20 ms chunk per session was measurable
+ * at hundreds of sessions.
+ */
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 export class ServiceMetrics {
@@ -11,6 +16,9 @@ export class ServiceMetrics {
   readonly tokensIssued: Counter;
   #audioTotal = 0;
   #cpuTotal = 0;
+  #audioPending = 0;
+  #cpuPending = 0;
+  #framesPending = 0;
 
   constructor(labels: { region: string }) {
     this.registry.setDefaultLabels(labels);
@@ -20,22 +28,36 @@ export class ServiceMetrics {
       help: 'Ingress sessions open on this instance.',
       registers: [this.registry],
     });
+    const self = this;
     this.framesSent = new Counter({
       name: 'avatar_drive_frames_sent_total',
       help: 'Animation keyframes sent to clients.',
       registers: [this.registry],
+      collect() {
+        this.inc(self.#framesPending);
+        self.#framesPending = 0;
+      },
     });
     this.audioSeconds = new Counter({
       name: 'avatar_drive_audio_seconds_processed_total',
       help: 'Seconds of client audio run through the engine.',
       registers: [this.registry],
+      collect() {
+        this.inc(self.#audioPending);
+        self.#audioPending = 0;
+      },
     });
     this.engineCpuSeconds = new Counter({
       name: 'avatar_drive_engine_cpu_seconds_total',
-      help: 'Time the engine spent computing frames (on its thread).',
+      help:
+        'Time the engine spent computing frames, timed around each call on its thread (wall clock: on a ' +
+        'loaded machine it includes time the thread waited for a core).',
       registers: [this.registry],
+      collect() {
+        this.inc(self.#cpuPending);
+        self.#cpuPending = 0;
+      },
     });
-    const self = this;
     new Gauge({
       name: 'avatar_drive_engine_cpu_seconds_per_audio_second',
       help: 'Engine compute time per second of audio processed, since start.',
@@ -61,8 +83,13 @@ export class ServiceMetrics {
   recordEngineWork(audioSeconds: number, cpuSeconds: number): void {
     this.#audioTotal += audioSeconds;
     this.#cpuTotal += cpuSeconds;
-    this.audioSeconds.inc(audioSeconds);
-    this.engineCpuSeconds.inc(cpuSeconds);
+    this.#audioPending += audioSeconds;
+    this.#cpuPending += cpuSeconds;
+  }
+
+  /** Records `count` animation keyframes sent. */
+  recordFramesSent(count: number): void {
+    this.#framesPending += count;
   }
 
   recordError(code: string): void {

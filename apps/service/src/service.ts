@@ -12,6 +12,7 @@ import type { EgressProvider } from './egress/types.js';
 import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine/engine-pool.js';
 import { InlineEnginePool } from './engine/inline-pool.js';
 import { WorkerEnginePool } from './engine/worker-pool.js';
+import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
@@ -43,11 +44,22 @@ export interface ServiceOptions {
   port: number;
   /** Public origin used in asset URLs (default: the request's origin). */
   publicUrl?: string;
+  /**
+   * Origins whose pages may read the avatar list, manifests and assets (CORS): `*` (the default),
+   * a list, or `[]` for none. Session-token minting never answers CORS.
+   */
+  corsOrigins?: CorsOrigins;
   apps: AppConfig[];
   /** The token-signing key shared by every node and region. */
   signingKey: Uint8Array;
   /** Redis URL for the shared store; in-memory when unset. */
   redisUrl?: string;
+  /**
+   * Without Redis: keep the single-use token ledger in this directory, shared by every process
+   * pointing at it (the embedded default uses one next to the dev credentials, so both regions of
+   * `pnpm start` honour single use). Unset: in this process's memory only.
+   */
+  tokenLedgerDir?: string;
   /** A ready store to use instead (tests). */
   store?: SharedStore;
   avatarsDir?: string;
@@ -87,7 +99,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tokens = new SessionTokens(options.signingKey);
   const store: SharedStore =
     options.store ??
-    (options.redisUrl ? new RedisStore({ url: options.redisUrl, logger }) : new MemoryStore());
+    (options.redisUrl
+      ? new RedisStore({ url: options.redisUrl, logger })
+      : new MemoryStore(options.tokenLedgerDir ? { tokenLedgerDir: options.tokenLedgerDir } : {}));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
   if (avatars.size === 0)
@@ -122,6 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     engine,
     version: SERVICE_VERSION,
     ...(options.publicUrl && { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
+    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
   const ingress = new IngressServer({
     apps,

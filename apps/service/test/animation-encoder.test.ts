@@ -61,4 +61,18 @@ describe('readAudioInput (fast path)', () => {
     expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x00, 0x50, 0x01]))).toBeUndefined(); // unknown field
     expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x03, 0x0a, 0x01, 0xff]))).toBeUndefined(); // bad UTF-8
   });
+
+  it("reuses a session's last req_id only when the bytes are the same", async () => {
+    const { readAudioInput, createReqIdCache } = await import('../src/ingress/audio-fast-path.js');
+    const { audioInputMessage, encodeMessage } = await import('@avatar-drive/core');
+    const cache = createReqIdCache();
+    const read = (reqId: string) =>
+      readAudioInput(encodeMessage(audioInputMessage({ reqId, audio: new Uint8Array(4) })), cache)?.reqId;
+    expect(read('utt-aé')).toBe('utt-aé');
+    expect(read('utt-aé')).toBe('utt-aé');
+    expect(read('utt-bé')).toBe('utt-bé');
+    expect(read('utt-b')).toBe('utt-b');
+    // Invalid UTF-8 is still refused with a warm cache.
+    expect(readAudioInput(new Uint8Array([0x08, 0x03, 0x22, 0x03, 0x0a, 0x01, 0xff]), cache)).toBeUndefined();
+  });
 });

@@ -92,6 +92,31 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
     client.configure();
     await client.confirmed();
     client.close();
+    // Single use holds across the regions: both keep their ledger in one directory.
+    const ledger = join(dir, 'used-tokens');
+    for (const out of [ap.out(), us.out()]) expect(out).toContain(`token ledger  ${ledger}`);
+    await expect(
+      TestClient.open(endpoints(ap.out()), token, { appId: credentials.appId }),
+    ).rejects.toMatchObject({
+      status: 401,
+      body: { errors: [{ detail: expect.stringMatching(/already used/) }] },
+    });
+    const second = await mintToken(endpoints(us.out()), credentials.apiKey);
+    (await TestClient.open(endpoints(ap.out()), second, { appId: credentials.appId })).close();
+    await expect(
+      TestClient.open(endpoints(us.out()), second, { appId: credentials.appId }),
+    ).rejects.toMatchObject({ status: 401 });
+    // The regions stay separate processes: one dies, the other keeps serving and keeps the ledger.
+    ap.child.kill('SIGKILL');
+    await new Promise((resolve) => ap.child.once('exit', resolve));
+    const third = await mintToken(endpoints(us.out()), credentials.apiKey);
+    const survivor = await TestClient.open(endpoints(us.out()), third, { appId: credentials.appId });
+    survivor.configure();
+    await survivor.confirmed();
+    survivor.close();
+    await expect(
+      TestClient.open(endpoints(us.out()), token, { appId: credentials.appId }),
+    ).rejects.toMatchObject({ status: 401 });
     // Log lines (JSON) never carry the key; only the banner prints it.
     const logLines = [ap.out(), us.out()]
       .join('\n')

@@ -29,6 +29,7 @@ export interface EngineResult {
 
 /** One session's driver. Calls are processed strictly in order. */
 export interface EngineChannel {
+  /** Runs `pcm` through the driver. The pool may read `pcm` until the promise settles: do not reuse it. */
   push(pcm: Int16Array): Promise<EngineResult>;
   /** Flushes the current utterance. */
   end(): Promise<EngineResult>;
@@ -49,10 +50,9 @@ export interface EnginePool {
 /** Floats per packed frame: index + translation 3, rotation 3, neck 3, jaw 3, eyes 6, lids 2, 52, 15. */
 export const PACKED_FRAME_FLOATS = 1 + 3 + 3 + 3 + 3 + 6 + 2 + 52 + 15;
 
-/** Packs frames into one transferable Float32Array (worker → main thread). */
-export function packFrames(frames: readonly DriveFrame[]): Float32Array {
-  const out = new Float32Array(frames.length * PACKED_FRAME_FLOATS);
-  let o = 0;
+/** Packs frames into `out` from float `offset` on; returns the offset after them. */
+export function packFramesInto(frames: readonly DriveFrame[], out: Float32Array, offset: number): number {
+  let o = offset;
   for (const f of frames) {
     out[o++] = f.index;
     for (const field of [
@@ -69,10 +69,10 @@ export function packFrames(frames: readonly DriveFrame[]): Float32Array {
       o += field.length;
     }
   }
-  return out;
+  return o;
 }
 
-/** Inverse of {@link packFrames}: frames whose fields are views into `packed`. */
+/** Inverse of {@link packFramesInto}: frames whose fields are views into `packed`. */
 export function unpackFrames(packed: Float32Array): DriveFrame[] {
   const frames: DriveFrame[] = [];
   for (let o = 0; o + PACKED_FRAME_FLOATS <= packed.length; o += PACKED_FRAME_FLOATS) {

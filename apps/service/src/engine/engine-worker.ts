@@ -1,49 +1,91 @@
 /**
- * Worker thread of the engine pool: holds the drivers of the sessions pinned to it and answers
- * push/end calls with packed frames, in the order the calls arrive.
+ * Worker thread of the engine pool: holds the drivers of the sessions pinned to it, runs each batch
+ * of calls in order and answers the batch with one message (see worker-protocol).
  */
+
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type DriveDriver, loadDriverFactory, packFrames } from './engine-pool.js';
-import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import type { DriveFrame } from '@avatar-drive/core';
+import { type DriveDriver, loadDriverFactory, PACKED_FRAME_FLOATS, packFramesInto } from './engine-pool.js';
+import {
+  OP_CLOSE,
+  OP_END,
+  OP_OPEN,
+  OP_PUSH,
+  OP_RESET,
+  OP_SIZE,
+  type WorkerBatch,
+  type WorkerBatchReply,
+  type WorkerSetup,
+} from './worker-protocol.js';
 
 const setup = workerData as WorkerSetup;
 const factory = await loadDriverFactory(setup.driverModule, setup.driverExport);
 const drivers = new Map<number, DriveDriver>();
 const port = parentPort!;
 
-port.on('message', (message: WorkerRequest) => {
-  switch (message.op) {
-    case 'open':
-      drivers.set(message.channel, factory({ ...setup.driverOptions, sampleRate: message.sampleRate }));
-      return;
-    case 'close':
-      drivers.delete(message.channel);
-      return;
-    case 'reset':
-      drivers.get(message.channel)?.reset();
-      return;
-    case 'push':
-    case 'end': {
-      const driver = drivers.get(message.channel);
-      let reply: WorkerReply;
-      if (!driver) {
-        reply = { id: message.id, error: `engine channel ${message.channel} is not open` };
-      } else {
-        try {
-          const start = performance.now();
-          const frames = message.op === 'push' ? driver.push(message.pcm) : driver.end();
-          const packed = packFrames(frames);
-          reply = { id: message.id, packed, cpuMs: performance.now() - start };
-          port.postMessage(reply, [packed.buffer as ArrayBuffer]);
-          return;
-        } catch (error) {
-          reply = { id: message.id, error: (error as Error).message };
-        }
-      }
-      port.postMessage(reply);
-      return;
+port.on('message', ({ ops, pcm }: WorkerBatch) => {
+  const ids: number[] = [];
+  const counts: number[] = [];
+  const cpu: number[] = [];
+  const results: DriveFrame[][] = [];
+  const errors: [number, string][] = [];
+  let frameTotal = 0;
+  for (let o = 0; o < ops.length; o += OP_SIZE) {
+    const op = ops[o]!;
+    const channel = ops[o + 1]!;
+    if (op === OP_OPEN) {
+      drivers.set(channel, factory({ ...setup.driverOptions, sampleRate: ops[o + 3]! }));
+      continue;
+    }
+    if (op === OP_CLOSE) {
+      drivers.delete(channel);
+      continue;
+    }
+    if (op === OP_RESET) {
+      drivers.get(channel)?.reset();
+      continue;
+    }
+    if (op !== OP_PUSH && op !== OP_END) continue;
+    const id = ops[o + 2]!;
+    const driver = drivers.get(channel);
+    ids.push(id);
+    if (!driver) {
+      counts.push(-1);
+      cpu.push(0);
+      errors.push([id, `engine channel ${channel} is not open`]);
+      continue;
+    }
+    try {
+      const start = performance.now();
+      const frames =
+        op === OP_PUSH ? driver.push(pcm.subarray(ops[o + 3]!, ops[o + 3]! + ops[o + 4]!)) : driver.end();
+      cpu.push(performance.now() - start);
+      counts.push(frames.length);
+      if (frames.length > 0) results.push(frames);
+      frameTotal += frames.length;
+    } catch (error) {
+      counts.push(-1);
+      cpu.push(0);
+      errors.push([id, (error as Error).message]);
     }
   }
+  if (ids.length === 0) return;
+  const packed = new Float32Array(frameTotal * PACKED_FRAME_FLOATS);
+  let at = 0;
+  for (const frames of results) at = packFramesInto(frames, packed, at);
+  const reply: WorkerBatchReply = {
+    ids: Int32Array.from(ids),
+    frameCounts: Int32Array.from(counts),
+    cpuMs: Float64Array.from(cpu),
+    packed,
+    errors,
+  };
+  port.postMessage(reply, [
+    reply.ids.buffer as ArrayBuffer,
+    reply.frameCounts.buffer as ArrayBuffer,
+    reply.cpuMs.buffer as ArrayBuffer,
+    packed.buffer as ArrayBuffer,
+  ]);
 });
 port.postMessage({ ready: true });

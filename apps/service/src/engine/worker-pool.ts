@@ -1,12 +1,22 @@
 /**
  * Runs drivers on worker threads. Each session is pinned to the least-loaded worker for its life,
  * so its driver state never moves; a worker that dies fails its sessions' pending calls (the
- * sessions end with 4503) and is replaced.
+ * sessions end with 4503) and is replaced. Calls to one worker are batched per event-loop turn
+ * (worker-protocol), in call order.
  */
 import { Worker } from 'node:worker_threads';
 import type { DriverOptions, EngineChannel, EnginePool, EngineResult } from './engine-pool.js';
-import { unpackFrames } from './engine-pool.js';
-import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import { PACKED_FRAME_FLOATS, unpackFrames } from './engine-pool.js';
+import {
+  OP_CLOSE,
+  OP_END,
+  OP_OPEN,
+  OP_PUSH,
+  OP_RESET,
+  type WorkerBatch,
+  type WorkerBatchReply,
+  type WorkerSetup,
+} from './worker-protocol.js';
 
 export interface WorkerPoolOptions {
   /** Number of worker threads. */
@@ -28,6 +38,11 @@ class PoolWorker {
   channels = 0;
   alive = true;
   readonly started: Promise<void>;
+  /** The batch being gathered this turn: ops as [op, channel, id, a, b], and its PCM chunks. */
+  #ops: number[] = [];
+  #pcm: Int16Array[] = [];
+  #pcmLength = 0;
+  #flushScheduled = false;
 
   constructor(setup: WorkerSetup, onExit: (w: PoolWorker) => void) {
     const fromSource = import.meta.url.endsWith('.ts');
@@ -50,21 +65,66 @@ class PoolWorker {
       this.worker.on('message', onFirst);
       this.worker.once('error', reject);
     });
-    this.worker.on('message', (reply: WorkerReply | { ready: true }) => {
-      if (!('id' in reply)) return;
-      const pending = this.pending.get(reply.id);
-      if (!pending) return;
-      this.pending.delete(reply.id);
-      if (reply.error !== undefined) pending.reject(new Error(`engine error: ${reply.error}`));
-      else pending.resolve({ frames: unpackFrames(reply.packed), cpuMs: reply.cpuMs });
+    this.worker.on('message', (reply: WorkerBatchReply | { ready: true }) => {
+      if (!('ids' in reply)) return;
+      const failed = new Map(reply.errors);
+      let at = 0;
+      for (let i = 0; i < reply.ids.length; i++) {
+        const id = reply.ids[i]!;
+        const count = reply.frameCounts[i]!;
+        const pending = this.pending.get(id);
+        this.pending.delete(id);
+        if (count < 0) {
+          pending?.reject(new Error(`engine error: ${failed.get(id) ?? 'unknown'}`));
+          continue;
+        }
+        const end = at + count * PACKED_FRAME_FLOATS;
+        pending?.resolve({ frames: unpackFrames(reply.packed.subarray(at, end)), cpuMs: reply.cpuMs[i]! });
+        at = end;
+      }
     });
     this.worker.on('error', () => undefined);
     this.worker.on('exit', () => {
       this.alive = false;
+      this.#ops = [];
+      this.#pcm = [];
       for (const pending of this.pending.values()) pending.reject(new Error('engine worker exited'));
       this.pending.clear();
       onExit(this);
     });
+  }
+
+  /** Queues one op for this turn's batch; the batch goes out once the turn's I/O is handled. */
+  enqueue(op: number, channel: number, id = 0, a = 0, pcm?: Int16Array): void {
+    if (!this.alive) return;
+    if (pcm) {
+      this.#ops.push(op, channel, id, this.#pcmLength, pcm.length);
+      this.#pcm.push(pcm);
+      this.#pcmLength += pcm.length;
+    } else {
+      this.#ops.push(op, channel, id, a, 0);
+    }
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (!this.alive || this.#ops.length === 0) return;
+    // One copy of all PCM (the callers' buffers are never detached) and two transfers per batch.
+    const pcm = new Int16Array(this.#pcmLength);
+    let at = 0;
+    for (const chunk of this.#pcm) {
+      pcm.set(chunk, at);
+      at += chunk.length;
+    }
+    const batch: WorkerBatch = { ops: Int32Array.from(this.#ops), pcm };
+    this.#ops = [];
+    this.#pcm = [];
+    this.#pcmLength = 0;
+    this.worker.postMessage(batch, [batch.ops.buffer as ArrayBuffer, pcm.buffer as ArrayBuffer]);
   }
 }
 
@@ -113,34 +173,25 @@ export class WorkerEnginePool implements EnginePool {
     const worker = alive.reduce((a, b) => (b.channels < a.channels ? b : a));
     const channel = this.#nextChannel++;
     worker.channels += 1;
-    const post = (message: WorkerRequest, transfer?: ArrayBuffer[]) => {
-      if (worker.alive) worker.worker.postMessage(message, transfer);
-    };
-    post({ op: 'open', channel, sampleRate });
-    const call = (op: 'push' | 'end', pcm?: Int16Array): Promise<EngineResult> => {
+    worker.enqueue(OP_OPEN, channel, 0, sampleRate);
+    const call = (op: typeof OP_PUSH | typeof OP_END, pcm?: Int16Array): Promise<EngineResult> => {
       if (!worker.alive) return Promise.reject(new Error('engine worker exited'));
       const id = this.#nextId++;
       return new Promise((resolve, reject) => {
         worker.pending.set(id, { resolve, reject });
-        if (op === 'push') {
-          // Copy so the caller's buffer is never detached.
-          const copy = pcm!.slice();
-          post({ op, channel, id, pcm: copy }, [copy.buffer as ArrayBuffer]);
-        } else {
-          post({ op, channel, id });
-        }
+        worker.enqueue(op, channel, id, 0, pcm);
       });
     };
     let closed = false;
     return {
-      push: (pcm) => call('push', pcm),
-      end: () => call('end'),
-      reset: () => post({ op: 'reset', channel }),
+      push: (pcm) => call(OP_PUSH, pcm),
+      end: () => call(OP_END),
+      reset: () => worker.enqueue(OP_RESET, channel),
       close: () => {
         if (closed) return;
         closed = true;
         worker.channels -= 1;
-        post({ op: 'close', channel });
+        worker.enqueue(OP_CLOSE, channel);
       },
     };
   }

@@ -9,6 +9,7 @@ import type { Avatar, AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import { httpError } from '../errors.js';
 import type { SessionTokens } from '../tokens.js';
+import { browserReadable, type CorsOrigins, DEFAULT_CORS_ORIGINS } from './cors.js';
 
 export interface AvatarRouteDeps {
   avatars: AvatarCatalog;
@@ -16,6 +17,8 @@ export interface AvatarRouteDeps {
   tokens: SessionTokens;
   /** Origin used in asset URLs; the request's own origin when unset. */
   publicUrl?: string;
+  /** Origins whose pages may read these routes (default any: {@link DEFAULT_CORS_ORIGINS}). */
+  corsOrigins?: CorsOrigins;
 }
 
 const authQuery = {
@@ -58,6 +61,11 @@ const manifestSchema = {
 
 export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps): Promise<void> {
   app.addSchema(manifestSchema);
+  browserReadable(app, deps.corsOrigins ?? DEFAULT_CORS_ORIGINS, [
+    '/v1/console/avatars',
+    '/v1/console/avatars/:id',
+    '/v1/console/avatars/:id/assets/:sha256/:name',
+  ]);
 
   const authenticate = async (request: FastifyRequest): Promise<string> => {
     const query = request.query as { appId?: string; sessionKey?: string };

@@ -6,6 +6,7 @@ import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
 import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../tokens.js';
+import { serverOnly } from './cors.js';
 
 export interface ConsoleRouteDeps {
   apps: AppRegistry;
@@ -121,4 +122,6 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
     { schema: { ...tokenSchema, summary: 'Alias of POST /v1/console/session-tokens' } },
     handler,
   );
+  // The API key never reaches a browser: no CORS here, and a preflight is refused with the reason.
+  serverOnly(app, ['/v1/console/session-tokens', '/v1/auth/session-token']);
 }

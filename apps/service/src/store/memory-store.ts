@@ -1,14 +1,32 @@
-/** The single-node shared store: plain maps, pruned as entries expire. */
+/**
+ * The single-node shared store: plain maps, pruned as entries expire. With a token ledger
+ * directory, single use is kept there instead, so every process on the machine sharing that
+ * directory (both regions of the embedded default) honours it; limits and session counts stay per
+ * process.
+ */
+import { DirectoryLedger } from './directory-ledger.js';
 import type { RateLimitResult, SharedStore } from './shared-store.js';
+
+export interface MemoryStoreOptions {
+  /** Keep the single-use ledger in this directory (see {@link DirectoryLedger}). */
+  tokenLedgerDir?: string;
+}
 
 export class MemoryStore implements SharedStore {
   readonly kind = 'memory';
+  /** The shared single-use ledger, when there is one. */
+  readonly ledger: DirectoryLedger | undefined;
   readonly #usedTokens = new Map<string, number>();
   readonly #sessions = new Map<string, Set<string>>();
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
   #lastPrune = 0;
 
+  constructor(options: MemoryStoreOptions = {}) {
+    this.ledger = options.tokenLedgerDir ? new DirectoryLedger(options.tokenLedgerDir) : undefined;
+  }
+
   async consumeToken(jti: string, expiresAtMs: number): Promise<boolean> {
+    if (this.ledger) return this.ledger.consume(jti, expiresAtMs);
     this.#prune();
     if (this.#usedTokens.has(jti)) return false;
     this.#usedTokens.set(jti, expiresAtMs);
@@ -48,9 +66,13 @@ export class MemoryStore implements SharedStore {
     return { allowed: window.count <= limit, count: window.count, retryAfterMs: window.resetAt - now };
   }
 
-  async ping(): Promise<void> {}
+  async ping(): Promise<void> {
+    await this.ledger?.check();
+  }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.ledger?.close();
+  }
 
   #prune(): void {
     const now = Date.now();

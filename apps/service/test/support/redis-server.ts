@@ -21,6 +21,11 @@ export class TestRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#process?.pid;
+  }
+
   static async start(): Promise<TestRedis> {
     const redis = new TestRedis(await freePort());
     await redis.restart();
