@@ -151,6 +151,24 @@ export function base64ToBytes(base64: string): Uint8Array {
 }
 
 /** Runs the MLP: ReLU hidden layers, softmax output. Preallocated; `run` allocates nothing. */
+/**
+ * The float64 copies of each model's parameters, shared by every runner of that model: a service
+ * holds hundreds of drivers, and one copy per driver (≈ 85 KB each) would crowd the CPU caches.
+ */
+const widenedModels = new WeakMap<ModelWeights, { weights: Float64Array[]; biases: Float64Array[] }>();
+
+function widen(model: ModelWeights): { weights: Float64Array[]; biases: Float64Array[] } {
+  let widened = widenedModels.get(model);
+  if (widened === undefined) {
+    widened = {
+      weights: model.weights.map((w) => Float64Array.from(w)),
+      biases: model.biases.map((b) => Float64Array.from(b)),
+    };
+    widenedModels.set(model, widened);
+  }
+  return widened;
+}
+
 export class MlpRunner {
   /** The input vector to fill before {@link run}. */
   readonly input: Float32Array;
@@ -169,8 +187,9 @@ export class MlpRunner {
     this.activations = sizes.map((n) => new Float32Array(n));
     this.input = this.activations[0]!;
     this.output = this.activations[sizes.length - 1]!;
-    this.weights = model.weights.map((w) => Float64Array.from(w));
-    this.biases = model.biases.map((b) => Float64Array.from(b));
+    const widened = widen(model);
+    this.weights = widened.weights;
+    this.biases = widened.biases;
   }
 
   run(): Float32Array {
