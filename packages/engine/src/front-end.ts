@@ -9,6 +9,8 @@
  * Causal and streaming: output is identical for any chunking.
  */
 
+import { besselI0 } from '@avatar-drive/core';
+
 /** Widest band (Hz) the features read; the decimator protects it from aliasing. */
 export const FEATURE_BAND_HZ = 8000;
 /** Kaiser β of the half-band window. */
@@ -56,18 +58,6 @@ class S16ToFloat implements AnalysisFrontEnd {
   flush(): Float32Array {
     return new Float32Array(0);
   }
-}
-
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  const q = (x * x) / 4;
-  for (let k = 1; k < 100; k++) {
-    term *= q / (k * k);
-    sum += term;
-    if (term < sum * 1e-17) break;
-  }
-  return sum;
 }
 
 /**

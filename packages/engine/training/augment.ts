@@ -2,6 +2,7 @@
  * Audio augmentation for the training and dev corpora: pure functions on Float32Array (samples in
  * [-1, 1)), deterministic for a given seed (randomness always comes from an {@link Rng}).
  */
+import { besselI0 } from '@avatar-drive/core';
 import type { Rng } from './rng.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -10,18 +11,6 @@ import type { Rng } from './rng.js';
 const ZERO_CROSSINGS = 16;
 const TABLE_STEPS = 512; // table points per zero crossing; linear interpolation between them
 const KAISER_BETA = 8.6;
-
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  const q = (x * x) / 4;
-  for (let k = 1; k < 50; k++) {
-    term *= q / (k * k);
-    sum += term;
-    if (term < sum * 1e-12) break;
-  }
-  return sum;
-}
 
 let sincTable: Float64Array | undefined;
 

@@ -11,6 +11,7 @@
 import { describeValue } from '../describe.js';
 import { AvatarError } from '../errors.js';
 import { floatToS16 } from './convert.js';
+import { besselI0 } from './kaiser.js';
 
 /** Filter quality knobs; the defaults meet 0.5 dB ripple and ≥ 50 dB aliasing rejection. */
 export interface ResamplerOptions {
@@ -37,19 +38,6 @@ function checkRate(rate: unknown, name: string): asserts rate is number {
       `${name} must be a whole number of Hz between 1 and ${MAX_RATE}, got ${describeValue(rate)}. Pass the rate your audio was recorded at and the rate you need (e.g. 16000).`,
     );
   }
-}
-
-/** Zeroth-order modified Bessel function of the first kind (power series). */
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  const q = (x * x) / 4;
-  for (let k = 1; k < 200; k++) {
-    term *= q / (k * k);
-    sum += term;
-    if (term < sum * 1e-16) break;
-  }
-  return sum;
 }
 
 /** The precomputed polyphase kernel for one rate pair. */
