@@ -1,0 +1,33 @@
+/**
+ * The demo page's `window.__demo` hook: what the page exposes for automated checks (apps/e2e reads
+ * it) and curious developers (devtools). No imports, so the tests can type it without the page.
+ */
+
+/** How the page drives the avatar. */
+export type Mode = 'sdk' | 'host';
+
+/** What the page exposes on `window.__demo`. */
+export interface DemoHook {
+  mode: Mode;
+  avatarId: string | undefined;
+  /** Every state change, in order (consecutive repeats collapsed). */
+  connectionStates: string[];
+  /** The current view's connection and conversation callbacks as delivered (`connection:connected`, …; repeats collapsed). */
+  timeline: string[];
+  conversationStates: string[];
+  errors: Array<{ code: string; message: string }>;
+  /** Output level (RMS of the avatar's voice after the volume), now and the peak since reset. */
+  level: number;
+  peakLevel: number;
+  /** Mouth opening applied to the avatar now (jawOpen influence, 0..1), and the peak since reset. */
+  jawOpen: number;
+  peakJaw: number;
+  /** Last measured audio-to-animation offset (ms). */
+  syncOffsetMs: number | undefined;
+  /** Bytes the last avatar load downloaded (0 = everything from the cache). */
+  downloadedBytes: number | undefined;
+  firstRendering: boolean;
+  /** The region of the current/last SDK session. */
+  region: string | undefined;
+  resetPeak(): void;
+}
