@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { int16ToFloat32, Resampler, VISEMES, type Viseme } from '@avatar-drive/core';
 import { type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
+import { FrameSchedule } from './frame-schedule.js';
 import type { BenchEngine, BenchStream } from './types.js';
 import { connectPorts, installWorkletGlobals, type PortShim, QuantumFeeder } from './worklet-shim.js';
 
@@ -77,9 +78,7 @@ class HeadAudioStream implements BenchStream {
   private readonly up: Resampler | null;
   overheadCpuSeconds = 0;
   private readonly weights = new Map<string, number>();
-  private readonly samplesPerFrame: number;
-  private pushed = 0;
-  private emitted = 0;
+  private readonly schedule: FrameSchedule;
 
   constructor(
     inputRate: number,
@@ -88,7 +87,7 @@ class HeadAudioStream implements BenchStream {
     private readonly node: HeadAudioInstance,
     parameters: Record<string, Float32Array>,
   ) {
-    this.samplesPerFrame = inputRate / 25;
+    this.schedule = new FrameSchedule(inputRate);
     this.up = rate !== inputRate ? new Resampler(inputRate, rate) : null;
     node.onvalue = (key, value) => this.weights.set(key, value);
     const input: Float32Array[][] = [[new Float32Array(0)]];
@@ -108,18 +107,14 @@ class HeadAudioStream implements BenchStream {
     }
     this.feeder.push(input);
     // The app calls update(dt) from its animation loop; here once per pushed chunk, with the chunk's duration.
-    this.node.update((pcm.length / this.samplesPerFrame) * 40);
-    this.pushed += pcm.length;
+    this.node.update(this.schedule.durationMs(pcm.length));
     const out: FramePrediction[] = [];
-    while ((this.emitted + 1) * this.samplesPerFrame <= this.pushed) {
-      out.push(this.snapshot());
-      this.emitted++;
-    }
+    for (let due = this.schedule.advance(pcm.length); due > 0; due--) out.push(this.snapshot());
     return out;
   }
 
   end(): FramePrediction[] {
-    return this.pushed > this.emitted * this.samplesPerFrame ? [this.snapshot()] : [];
+    return this.schedule.hasTail() ? [this.snapshot()] : [];
   }
 
   /**

@@ -12,6 +12,7 @@ import { int16ToFloat32, Resampler, VISEMES } from '@avatar-drive/core';
 import { ACTIVITY_JAW, type FramePrediction, OPENNESS, SIL, visemeId } from '../metrics.js';
 import { type WasmModule, wasmApi } from '../wasm.js';
 import type { WlipsyncProfile } from '../wlipsync-calibrate.js';
+import { FrameSchedule } from './frame-schedule.js';
 import type { BenchEngine, BenchStream } from './types.js';
 import {
   AudioWorkletProcessorShim,
@@ -115,13 +116,11 @@ export async function createWlipsyncEngine(
 class WlipsyncStream implements BenchStream {
   private readonly up: Resampler | null;
   overheadCpuSeconds = 0;
-  private readonly samplesPerFrame: number;
+  private readonly schedule: FrameSchedule;
   private readonly parameters = { blockSize: new Float32Array([512]) };
   private readonly quantum = new Float32Array(128);
   private fill = 0;
   private processed = 0;
-  private pushed = 0;
-  private emitted = 0;
 
   constructor(
     inputRate: number,
@@ -130,7 +129,7 @@ class WlipsyncStream implements BenchStream {
     private readonly node: WlipsyncNode,
     private readonly context: vm.Context,
   ) {
-    this.samplesPerFrame = inputRate / 25;
+    this.schedule = new FrameSchedule(inputRate);
     this.up = rate !== inputRate ? new Resampler(inputRate, rate) : null;
   }
 
@@ -153,17 +152,13 @@ class WlipsyncStream implements BenchStream {
         this.fill = 0;
       }
     }
-    this.pushed += pcm.length;
     const out: FramePrediction[] = [];
-    while ((this.emitted + 1) * this.samplesPerFrame <= this.pushed) {
-      out.push(this.snapshot());
-      this.emitted++;
-    }
+    for (let due = this.schedule.advance(pcm.length); due > 0; due--) out.push(this.snapshot());
     return out;
   }
 
   end(): FramePrediction[] {
-    return this.pushed > this.emitted * this.samplesPerFrame ? [this.snapshot()] : [];
+    return this.schedule.hasTail() ? [this.snapshot()] : [];
   }
 
   /**
