@@ -157,23 +157,29 @@ describe('upgrade authentication', () => {
 });
 
 describe('limits', () => {
-  it('closes with 4003 past the per-app concurrency limit, and admits again once a slot frees', async () => {
+  it('closes with 4003 past the per-app concurrency limit without spending the token, and admits again once a slot frees', async () => {
     // OTHER_APP_ID allows 2 concurrent sessions.
-    const open = async () =>
-      TestClient.open(service, await mintToken(service, OTHER_API_KEY), { appId: OTHER_APP_ID });
+    const open = async (token?: string) =>
+      TestClient.open(service, token ?? (await mintToken(service, OTHER_API_KEY)), { appId: OTHER_APP_ID });
     const a = await open();
     const b = await open();
-    const c = await open();
+    const refusedToken = await mintToken(service, OTHER_API_KEY);
+    const c = await open(refusedToken);
     const error = await c.waitFor((m) => m.data.case === 'serverError');
     expect(error.data.case === 'serverError' && error.data.value.code).toBe(4003);
+    expect(error.data.case === 'serverError' && error.data.value.message).toMatch(/not spent/);
     expect((await c.closed).code).toBe(4003);
     a.close();
     await a.closed;
     await sleep(50);
-    const d = await open();
+    const d = await open(refusedToken);
     d.configure();
     await d.confirmed();
     b.close();
+    await b.closed;
+    await sleep(50);
+    // With a slot free again, the token shows as spent.
+    await expect(open(refusedToken)).rejects.toMatchObject({ status: 401 });
     d.close();
   });
 

@@ -1,7 +1,7 @@
 /**
  * The ingress WebSocket endpoint on the service's HTTP server (`noServer` upgrade): authenticates
- * the upgrade, consumes the single-use token, takes a concurrency slot, then hands the socket to a
- * {@link DriveSession}.
+ * the upgrade, takes a concurrency slot, consumes the single-use token, then hands the socket to a
+ * {@link DriveSession}. A session refused for capacity or an unreachable store keeps its token.
  *
  * Before the upgrade: 404 unknown path or avatar, 400 bad request or app mismatch, 401 missing,
  * invalid, expired or already-used token — each with a JSON error body.
@@ -152,7 +152,18 @@ export class IngressServer {
     let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
     let slotTaken = false;
     try {
-      if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
+      // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
+      // does not spend the single-use token: the client may retry with the same one.
+      const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
+      slotTaken = await store.acquireSession(appId, connectionId, limit);
+      if (!slotTaken) {
+        closeAfterUpgrade = {
+          code: 'concurrencyLimit',
+          closeCode: 4003,
+          message: `This app already has ${limit} sessions open. Wait for one to end, then retry (the session token was not spent).`,
+        };
+      } else if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
+        releaseSlot(store, appId, connectionId);
         refuse(
           401,
           'sessionTokenInvalid',
@@ -160,27 +171,20 @@ export class IngressServer {
         );
         return;
       }
-      const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      slotTaken = await store.acquireSession(appId, connectionId, limit);
-      if (!slotTaken) {
-        closeAfterUpgrade = {
-          code: 'concurrencyLimit',
-          closeCode: 4003,
-          message: `This app already has ${limit} sessions open. Wait for one to end, then retry.`,
-        };
-      }
     } catch (error) {
+      if (slotTaken) releaseSlot(store, appId, connectionId);
+      slotTaken = false;
       if (!(error instanceof StoreUnavailableError)) throw error;
       logger.warn({ err: error.message }, 'shared store unavailable: refusing a new session');
       closeAfterUpgrade = {
         code: 'upstreamError',
         closeCode: 4503,
         message:
-          'The service cannot take new sessions right now (shared store unavailable). Retry with backoff.',
+          'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
     }
     const release = () => {
-      if (slotTaken) void store.releaseSession(appId, connectionId).catch(() => undefined);
+      if (slotTaken) releaseSlot(store, appId, connectionId);
     };
     if (socket.destroyed) {
       release();
@@ -220,6 +224,10 @@ export class IngressServer {
       logger.debug({ connectionId, appId, avatarId }, 'session opened');
     });
   }
+}
+
+function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {
+  void store.releaseSession(appId, connectionId).catch(() => undefined);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
