@@ -93,6 +93,20 @@ describe('binary frames read ahead of ws', () => {
     client.close();
   });
 
+  it('hands ws a frame split behind a control frame, and takes over once ws is between frames', async () => {
+    const [client, socket] = await session();
+    const frames = chunks('behind-ping', 200).map((m) => frame(m));
+    const pong = new Promise<Buffer>((resolve) => client.ws.once('pong', resolve));
+    socket.write(Buffer.concat([frame(Buffer.from('p'), { opcode: 0x9 }), frames[0]!.subarray(0, 100)]));
+    await sleep(20);
+    socket.write(Buffer.concat([frames[0]!.subarray(100), frames[1]!]));
+    await sleep(20);
+    socket.write(Buffer.concat(frames.slice(2)));
+    expect((await pong).toString()).toBe('p');
+    await expectWholeUtterance(client, 'behind-ping', 5);
+    client.close();
+  });
+
   it('leaves a fragmented message to ws, and the frames queued behind it', async () => {
     const [client, socket] = await session();
     const messages = chunks('frag', 200);

@@ -2,15 +2,16 @@
  * The hot input path below the protobuf one: reads a client's binary data frames straight off the
  * socket, ahead of ws's receiver, and hands their (unmasked) payloads to the session.
  *
- * A session's input is 50 small binary frames per second, each arriving as one socket read. Through
- * ws each of them passes the socket's `data` event, ws's receiver (a Writable stream: its write
- * machinery, a buffer list, a byte-by-byte unmask) and two `message` events. This reader takes a
- * read only when it holds nothing but complete, final, masked binary frames no larger than the
- * session's message limit and ws's receiver is between frames; everything else — a partial frame,
- * a control frame (ping, pong, close), a text, fragmented, compressed or oversize frame — goes to
- * ws unchanged, so ws keeps every protocol rule and error path, and the session still gets those
+ * A session's input is 50 small binary frames per second, most arriving one per socket read. Through
+ * ws each of them passes ws's receiver (a Writable stream: its write machinery, a buffer list, a
+ * byte-by-byte unmask) and two `message` events. This reader takes, while ws's receiver is between
+ * frames, the complete, final, masked binary frames no larger than the session's message limit,
+ * keeping the start of one such frame split across reads until its rest arrives. From the first
+ * frame of any other kind on — a control frame (ping, pong, close), a text, fragmented,
+ * compressed, unmasked or oversize frame — the read goes to ws unchanged, and ws reads until it is
+ * between frames again: ws keeps every protocol rule and error path, and the session gets those
  * messages through ws's `message` event. Messages are delivered in arrival order either way: ws
- * parses synchronously (`allowSynchronousEvents`) and a read goes wholly to one of the two.
+ * parses synchronously (`allowSynchronousEvents`) and each byte goes to one of the two.
  */
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
@@ -44,29 +45,34 @@ function unmask(data: Buffer, at: number, length: number, maskAt: number): void 
   for (; i < end; i++) data[i] = data[i]! ^ (mask >>> (((i - at) & 3) * 8));
 }
 
-/** True when `chunk` is nothing but complete fast-path frames (else ws gets the whole read). */
-function scan(chunk: Buffer, maxPayload: number): boolean {
-  let p = 0;
-  const n = chunk.length;
-  while (p < n) {
-    if (p + 2 > n) return false;
-    const b0 = chunk[p]!;
-    const b1 = chunk[p + 1]!;
-    // FIN, no RSV bits, opcode binary (0x2); masked, as every client frame must be.
-    if (b0 !== 0x82 || (b1 & 0x80) === 0) return false;
-    let length = b1 & 0x7f;
-    let header = 6;
-    if (length === 126) {
-      if (p + 4 > n) return false;
-      length = (chunk[p + 2]! << 8) | chunk[p + 3]!;
-      header = 8;
-    } else if (length === 127) {
-      return false; // never within a session's message limit
-    }
-    if (length > maxPayload) return false;
-    p += header + length;
+/** {@link frameEnd}: the frame at the offset is not one for the fast path; ws reads it. */
+const NOT_FAST = -1;
+/** {@link frameEnd}: the read ends inside the frame; the rest comes in a later read. */
+const INCOMPLETE = -2;
+
+/**
+ * Where the frame at `p` ends, if it is a complete, final, masked binary frame of at most
+ * `maxPayload` bytes; else {@link NOT_FAST} or {@link INCOMPLETE}.
+ */
+function frameEnd(data: Buffer, p: number, maxPayload: number): number {
+  const n = data.length;
+  // FIN, no RSV bits, opcode binary (0x2).
+  if (data[p] !== 0x82) return NOT_FAST;
+  if (p + 2 > n) return INCOMPLETE;
+  const b1 = data[p + 1]!;
+  if ((b1 & 0x80) === 0) return NOT_FAST; // unmasked: ws reports the protocol error
+  let length = b1 & 0x7f;
+  let header = 6;
+  if (length === 126) {
+    if (p + 4 > n) return INCOMPLETE;
+    length = (data[p + 2]! << 8) | data[p + 3]!;
+    header = 8;
+  } else if (length === 127) {
+    return NOT_FAST; // 64-bit lengths are far past any session's message limit
   }
-  return p === n;
+  if (length > maxPayload) return NOT_FAST; // ws and the session report oversize messages
+  const end = p + header + length;
+  return end > n ? INCOMPLETE : end;
 }
 
 /**
@@ -93,27 +99,47 @@ export function readBinaryFramesAhead(
   }
   const state = receiver as WsReceiverState;
   const toWs = wsOnData[0] as (chunk: Buffer) => void;
+  /** The start of a fast-path frame whose rest has not arrived yet (at most one frame). */
+  let pending: Buffer | undefined;
   socket.removeListener('data', toWs);
   socket.on('data', (chunk: Buffer) => {
     // ws's receiver is between frames when it holds no bytes, waits for a frame header (state 0)
-    // and has no fragmented message open.
-    const wsIdle = state._bufferedBytes === 0 && state._state === 0 && state._fragmented === 0;
-    if (!wsIdle || !scan(chunk, maxPayload)) {
+    // and has no fragmented message open; once the connection is closing, ws decides what to
+    // do with what still arrives (it ignores data after a close frame).
+    if (
+      !pending &&
+      (state._bufferedBytes !== 0 ||
+        state._state !== 0 ||
+        state._fragmented !== 0 ||
+        ws.readyState !== ws.OPEN)
+    ) {
       toWs.call(socket, chunk);
       return;
     }
+    const data = pending ? Buffer.concat([pending, chunk]) : chunk;
+    pending = undefined;
     let p = 0;
-    while (p < chunk.length) {
-      let length = chunk[p + 1]! & 0x7f;
+    while (p < data.length) {
+      const end = frameEnd(data, p, maxPayload);
+      if (end === INCOMPLETE) {
+        pending = data.subarray(p);
+        return;
+      }
+      if (end === NOT_FAST) {
+        // From here on ws reads, in order; it gets the reader back once it is between frames.
+        toWs.call(socket, p === 0 ? data : data.subarray(p));
+        return;
+      }
+      let length = data[p + 1]! & 0x7f;
       let maskAt = p + 2;
       if (length === 126) {
-        length = (chunk[p + 2]! << 8) | chunk[p + 3]!;
+        length = (data[p + 2]! << 8) | data[p + 3]!;
         maskAt = p + 4;
       }
       const at = maskAt + 4;
-      unmask(chunk, at, length, maskAt);
-      onBinary(chunk.subarray(at, at + length));
-      p = at + length;
+      unmask(data, at, length, maskAt);
+      onBinary(data.subarray(at, end));
+      p = end;
     }
   });
   return true;
