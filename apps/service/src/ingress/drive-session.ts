@@ -87,6 +87,11 @@ export class DriveSession {
   #lastMessageAt = 0;
   readonly #reqIdCache = createReqIdCache();
   readonly #durationTimer: NodeJS.Timeout;
+  /**
+   * Animation goes to the socket as pre-built frames ({@link #sendFrame}) only when no extension
+   * (per-message deflate) was negotiated: with one, ws's sender may queue, and ws must frame.
+   */
+  readonly #rawFrames: boolean;
   #backpressureTimer: NodeJS.Timeout | undefined;
   #backpressureSince = 0;
   #alive = true;
@@ -106,6 +111,7 @@ export class DriveSession {
     this.#deps = deps;
     this.#onClosed = onClosed;
     this.#animation = new AnimationEncoder(info.connectionId, info.avatarId);
+    this.#rawFrames = ws.extensions === '';
     this.#clock = new PlaybackClock((event) => this.#onPlayback(event), deps.limits.pauseTimeoutMs);
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
@@ -517,7 +523,8 @@ export class DriveSession {
     if (this.#egress) {
       this.#egress.pushFrames(result.frames, request.reqId, end);
     } else {
-      this.#sendFrame(this.#animation.encodeFrame(request.reqId, result.frames, end));
+      if (this.#rawFrames) this.#sendFrame(this.#animation.encodeFrame(request.reqId, result.frames, end));
+      else this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
       metrics.recordFramesSent(result.frames.length);
     }
     if (end) this.#clock.outputFinished(request.playback);
@@ -708,9 +715,10 @@ export class DriveSession {
 
   /**
    * Sends a complete WebSocket frame (header included, {@link AnimationEncoder.encodeFrame}) with
-   * one socket write. Safe beside ws's own writes: without per-message deflate ws's sender never
-   * queues, it writes each frame to the socket synchronously, so frames cannot interleave; and
-   * nothing is written once ws has started closing (readyState is then CLOSING).
+   * one socket write. Safe beside ws's own writes: without per-message deflate (see
+   * {@link #rawFrames}) ws's sender never queues, it writes each frame to the socket synchronously,
+   * so frames cannot interleave; and nothing is written once ws has started closing (readyState is
+   * then CLOSING).
    */
   #sendFrame(frame: Buffer): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
