@@ -40,6 +40,56 @@ describe('AnimationEncoder', () => {
   });
 });
 
+describe('AnimationEncoder.encodeFrame', () => {
+  /** Reads one unmasked server→client WebSocket frame: [fin+opcode, payload]. */
+  function parseFrame(frame: Uint8Array): [number, Uint8Array] {
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    expect(frame[1]! & 0x80).toBe(0); // a server never masks
+    let length = frame[1]! & 0x7f;
+    let at = 2;
+    if (length === 126) {
+      length = view.getUint16(2);
+      at = 4;
+    } else if (length === 127) {
+      length = Number(view.getBigUint64(2));
+      at = 10;
+    }
+    expect(frame.length).toBe(at + length);
+    return [frame[0]!, frame.subarray(at)];
+  }
+
+  it.each([
+    ['a short message (7-bit length)', [], true, 'x'],
+    ['one frame (16-bit length)', [frame(1)], false, 'req-1'],
+    ['a long message (64-bit length)', Array.from({ length: 200 }, (_, i) => frame(i)), true, 'long'],
+  ])(
+    'wraps %s in one final binary WebSocket frame around the same bytes as encode()',
+    (_n, frames, end, reqId) => {
+      const encoder = new AnimationEncoder('conn_abc', 'test-avatar');
+      const [head, payload] = parseFrame(encoder.encodeFrame(reqId, frames, end));
+      expect(head).toBe(0x82);
+      expect(Buffer.from(payload).equals(Buffer.from(encoder.encode(reqId, frames, end)))).toBe(true);
+    },
+  );
+
+  it('never sends a non-finite rig value', () => {
+    const f = frame(0);
+    f.expression[0] = Number.NaN;
+    f.visemes[1] = Number.POSITIVE_INFINITY;
+    f.jawPose[2] = Number.NEGATIVE_INFINITY;
+    const [, payload] = parseFrame(new AnimationEncoder('c', 'a').encodeFrame('r', [f], false));
+    const decoded = fromBinary(wire.MessageSchema, payload);
+    const flame =
+      decoded.data.case === 'serverResponseAnimation'
+        ? decoded.data.value.animation?.keyframes[0]
+        : undefined;
+    expect(flame?.expression[0]).toBe(0);
+    expect(flame?.visemes[1]).toBe(0);
+    expect(flame?.jawPose[2]).toBe(0);
+    expect(flame?.expression[1]).toBeCloseTo(f.expression[1]!, 6);
+  });
+});
+
 describe('readAudioInput (fast path)', () => {
   it('reads what the generated schema encodes, and declines anything else', async () => {
     const { readAudioInput } = await import('../src/ingress/audio-fast-path.js');

@@ -33,6 +33,14 @@ export interface EngineChannel {
   push(pcm: Int16Array): Promise<EngineResult>;
   /** Flushes the current utterance. */
   end(): Promise<EngineResult>;
+  /**
+   * Present when the driver runs on the caller's thread (inline pool): `push` and `end` computed
+   * synchronously, without a promise, a closure and a microtask per call. Same order rules.
+   */
+  readonly now?: {
+    push(pcm: Int16Array): EngineResult;
+    end(): EngineResult;
+  };
   /** Forgets the current utterance (new request, interrupt). */
   reset(): void;
   close(): void;

@@ -14,18 +14,29 @@ export class InlineEnginePool implements EnginePool {
 
   open(sampleRate: number): EngineChannel {
     const driver = this.#factory({ ...this.#options, sampleRate });
-    const timed = (run: () => EngineResult['frames']): Promise<EngineResult> => {
-      const start = performance.now();
+    const now = {
+      push: (pcm: Int16Array): EngineResult => {
+        const start = performance.now();
+        const frames = driver.push(pcm);
+        return { frames, cpuMs: performance.now() - start };
+      },
+      end: (): EngineResult => {
+        const start = performance.now();
+        const frames = driver.end();
+        return { frames, cpuMs: performance.now() - start };
+      },
+    };
+    const settle = (run: () => EngineResult): Promise<EngineResult> => {
       try {
-        const frames = run();
-        return Promise.resolve({ frames, cpuMs: performance.now() - start });
+        return Promise.resolve(run());
       } catch (error) {
         return Promise.reject(error);
       }
     };
     return {
-      push: (pcm) => timed(() => driver.push(pcm)),
-      end: () => timed(() => driver.end()),
+      now,
+      push: (pcm) => settle(() => now.push(pcm)),
+      end: () => settle(() => now.end()),
       reset: () => driver.reset(),
       close: () => {},
     };

@@ -27,17 +27,25 @@ export function createReqIdCache(): ReqIdCache {
   return { bytes: new Uint8Array(0), text: '' };
 }
 
-function decodeReqId(bytes: Uint8Array, cache: ReqIdCache | undefined): string | undefined {
-  if (cache && bytes.length === cache.bytes.length) {
+function decodeReqId(
+  frame: Uint8Array,
+  from: number,
+  to: number,
+  cache: ReqIdCache | undefined,
+): string | undefined {
+  const n = to - from;
+  if (cache && n === cache.bytes.length) {
+    const cached = cache.bytes;
     let same = true;
-    for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] !== cache.bytes[i]) {
+    for (let i = 0; i < n; i++) {
+      if (frame[from + i] !== cached[i]) {
         same = false;
         break;
       }
     }
     if (same) return cache.text;
   }
+  const bytes = frame.subarray(from, to);
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -51,58 +59,66 @@ function decodeReqId(bytes: Uint8Array, cache: ReqIdCache | undefined): string |
   return text;
 }
 
-function readVarint(b: Uint8Array, p: number): [value: number, next: number] | undefined {
+/** Where the last {@link readVarint} stopped (a module variable: no tuple per varint). */
+let varintEnd = 0;
+
+/** A varint at `p`, or -1 when it is truncated or too long; sets {@link varintEnd}. */
+function readVarint(b: Uint8Array, p: number): number {
   let value = 0;
   let shift = 0;
   while (p < b.length && shift < 35) {
     const byte = b[p++]!;
     value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return [value, p];
+    if (byte < 0x80) {
+      varintEnd = p;
+      return value;
+    }
     shift += 7;
   }
-  return undefined;
+  return -1;
 }
 
 export function readAudioInput(frame: Uint8Array, cache?: ReqIdCache): FastAudioInput | undefined {
   // Message: type (1, varint) = 3 and client_audio_input (4, bytes), in either order, nothing else.
   let p = 0;
   let type = -1;
-  let body: Uint8Array | undefined;
+  let bodyStart = -1;
+  let bodyEnd = -1;
   while (p < frame.length) {
     const key = frame[p++]!;
     if (key === 0x08) {
-      const v = readVarint(frame, p);
-      if (!v) return undefined;
-      [type, p] = v;
+      type = readVarint(frame, p);
+      if (type < 0) return undefined;
+      p = varintEnd;
     } else if (key === 0x22) {
-      const v = readVarint(frame, p);
-      if (!v || v[1] + v[0] > frame.length) return undefined;
-      body = frame.subarray(v[1], v[1] + v[0]);
-      p = v[1] + v[0];
+      const n = readVarint(frame, p);
+      if (n < 0 || varintEnd + n > frame.length) return undefined;
+      bodyStart = varintEnd;
+      bodyEnd = p = varintEnd + n;
     } else {
       return undefined;
     }
   }
-  if (type !== 3 || !body) return undefined;
+  if (type !== 3 || bodyStart < 0) return undefined;
   let reqId = '';
   let end = false;
-  let audio: Uint8Array = new Uint8Array(0);
-  p = 0;
-  while (p < body.length) {
-    const key = body[p++]!;
+  let audio: Uint8Array | undefined;
+  p = bodyStart;
+  while (p < bodyEnd) {
+    const key = frame[p++]!;
     if (key === 0x10) {
-      const v = readVarint(body, p);
-      if (!v) return undefined;
-      end = v[0] !== 0;
-      p = v[1];
+      const v = readVarint(frame, p);
+      if (v < 0 || varintEnd > bodyEnd) return undefined;
+      end = v !== 0;
+      p = varintEnd;
     } else if (key === 0x0a || key === 0x1a) {
-      const v = readVarint(body, p);
-      if (!v || v[1] + v[0] > body.length) return undefined;
-      const bytes = body.subarray(v[1], v[1] + v[0]);
-      p = v[1] + v[0];
-      if (key === 0x1a) audio = bytes;
+      const n = readVarint(frame, p);
+      if (n < 0 || varintEnd + n > bodyEnd) return undefined;
+      const from = varintEnd;
+      p = from + n;
+      if (key === 0x1a) audio = frame.subarray(from, p);
       else {
-        const text = decodeReqId(bytes, cache);
+        const text = decodeReqId(frame, from, p, cache);
         if (text === undefined) return undefined;
         reqId = text;
       }
@@ -110,5 +126,5 @@ export function readAudioInput(frame: Uint8Array, cache?: ReqIdCache): FastAudio
       return undefined;
     }
   }
-  return { reqId, end, audio };
+  return { reqId, end, audio: audio ?? new Uint8Array(0) };
 }

@@ -29,6 +29,7 @@ import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { AnimationEncoder } from './animation-encoder.js';
 import { createReqIdCache, type FastAudioInput, readAudioInput } from './audio-fast-path.js';
+import { readBinaryFramesAhead } from './frame-reader.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
 const { MessageType, PlaybackState, AudioFormat } = wire;
@@ -86,6 +87,11 @@ export class DriveSession {
   #lastMessageAt = 0;
   readonly #reqIdCache = createReqIdCache();
   readonly #durationTimer: NodeJS.Timeout;
+  /**
+   * Animation goes to the socket as pre-built frames ({@link #sendFrame}) only when no extension
+   * (per-message deflate) was negotiated: with one, ws's sender may queue, and ws must frame.
+   */
+  readonly #rawFrames: boolean;
   #backpressureTimer: NodeJS.Timeout | undefined;
   #backpressureSince = 0;
   #alive = true;
@@ -105,9 +111,14 @@ export class DriveSession {
     this.#deps = deps;
     this.#onClosed = onClosed;
     this.#animation = new AnimationEncoder(info.connectionId, info.avatarId);
+    this.#rawFrames = ws.extensions === '';
     this.#clock = new PlaybackClock((event) => this.#onPlayback(event), deps.limits.pauseTimeoutMs);
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
+    // Plain binary frames (the audio chunks) skip ws's receiver; ws still gets everything else.
+    readBinaryFramesAhead(ws, socket, deps.limits.maxMessageBytes, (payload) =>
+      this.#onMessage(payload, true),
+    );
     ws.on('close', () => this.#cleanup());
     ws.on('error', (error) => deps.logger.debug({ err: error.message, ...info }, 'websocket error'));
     ws.on('pong', () => {
@@ -456,6 +467,10 @@ export class DriveSession {
     }
     const r = request;
     if (this.#egress && (pcm.length > 0 || end)) this.#egress.pushAudio(pcm, this.#sampleRate, reqId, end);
+    if (engine.now) {
+      this.#audioNow(engine.now, r, pcm, end);
+      return;
+    }
     if (pcm.length > 0) {
       engine.push(pcm).then(
         (result) => this.#emitFrames(r, result, false, pcm.length),
@@ -472,6 +487,34 @@ export class DriveSession {
     }
   }
 
+  /**
+   * {@link #audio} for an engine on this thread: the same sequence as the promise path (compute,
+   * clock, then frames; then the end flush), without a promise and closures per chunk.
+   */
+  #audioNow(now: NonNullable<EngineChannel['now']>, r: RequestState, pcm: Int16Array, end: boolean): void {
+    let result: EngineResult | undefined;
+    if (pcm.length > 0) {
+      try {
+        result = now.push(pcm);
+      } catch (error) {
+        this.#engineFailed(error, r.reqId);
+        return;
+      }
+    }
+    this.#clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    if (end) this.#current = undefined;
+    if (result) this.#emitFrames(r, result, false, pcm.length);
+    if (!end || this.#phase === 'closed') return;
+    let last: EngineResult;
+    try {
+      last = now.end();
+    } catch (error) {
+      this.#engineFailed(error, r.reqId);
+      return;
+    }
+    this.#emitFrames(r, last, true, 0);
+  }
+
   #emitFrames(request: RequestState, result: EngineResult, end: boolean, samples: number): void {
     const metrics = this.#deps.metrics;
     metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
@@ -480,7 +523,8 @@ export class DriveSession {
     if (this.#egress) {
       this.#egress.pushFrames(result.frames, request.reqId, end);
     } else {
-      this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
+      if (this.#rawFrames) this.#sendFrame(this.#animation.encodeFrame(request.reqId, result.frames, end));
+      else this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
       metrics.recordFramesSent(result.frames.length);
     }
     if (end) this.#clock.outputFinished(request.playback);
@@ -666,6 +710,23 @@ export class DriveSession {
   #sendBytes(bytes: Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
     this.#ws.send(bytes);
+    this.#afterSend();
+  }
+
+  /**
+   * Sends a complete WebSocket frame (header included, {@link AnimationEncoder.encodeFrame}) with
+   * one socket write. Safe beside ws's own writes: without per-message deflate (see
+   * {@link #rawFrames}) ws's sender never queues, it writes each frame to the socket synchronously,
+   * so frames cannot interleave; and nothing is written once ws has started closing (readyState is
+   * then CLOSING).
+   */
+  #sendFrame(frame: Buffer): void {
+    if (this.#ws.readyState !== this.#ws.OPEN) return;
+    this.#socket.write(frame);
+    this.#afterSend();
+  }
+
+  #afterSend(): void {
     const buffered = this.#ws.bufferedAmount;
     if (buffered > this.maxBufferedBytes) this.maxBufferedBytes = buffered;
     if (buffered > this.#deps.limits.maxOutputBufferBytes && !this.#backpressureTimer)
