@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { audioInputMessage, encodeMessage } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { readBinaryFramesAhead } from '../src/ingress/frame-reader.js';
 import type { RunningService } from '../src/service.js';
 import {
   animations,
@@ -129,5 +131,40 @@ describe('binary frames read ahead of ws', () => {
       /exceeds the 1024-byte limit/,
     );
     expect((await client.closed).code).toBe(4005);
+  });
+});
+
+describe('readBinaryFramesAhead with the installed ws', () => {
+  // The reader relies on ws's receiver internals and falls back to ws when they change. This test
+  // fails on such a ws upgrade, so a silent loss of the fast path is noticed here, not in a bench.
+  it('engages, and hands binary payloads over unmasked while ws still sees text', async () => {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    const { port } = wss.address() as AddressInfo;
+    const received: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      wss.once('connection', (ws, req) => {
+        const engaged = readBinaryFramesAhead(ws, req.socket, 1024, (payload) => {
+          received.push(`fast:${payload.toString()}`);
+        });
+        received.push(`engaged:${engaged}`);
+        ws.on('message', (data, isBinary) => {
+          received.push(`${isBinary ? 'ws-binary' : 'ws-text'}:${String(data)}`);
+          if (!isBinary) resolve();
+        });
+      });
+    });
+    const client = new WebSocket(`ws://127.0.0.1:${port}`, { perMessageDeflate: false });
+    await new Promise<void>((resolve) => client.once('open', () => resolve()));
+    await sleep(20);
+    client.send(Buffer.from('one'));
+    await sleep(20);
+    client.send(Buffer.from('two'));
+    await sleep(20);
+    client.send('three');
+    await done;
+    client.close();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    expect(received).toEqual(['engaged:true', 'fast:one', 'fast:two', 'ws-text:three']);
   });
 });
