@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Receiver, Sender } from 'ws';
 import { audioTemplates, framedTemplates, REQ_ID_BYTES } from '../bench/drive-messages.js';
 import {
   clientCloseFrame,
@@ -12,6 +13,17 @@ import {
   ServerFrameReader,
 } from '../bench/websocket-frames.js';
 import { acceptFor, handshakeProblem, parseUpgradeResponse } from '../bench/websocket-handshake.js';
+
+// ws's own framing, as the reference: its Sender and Receiver are exported but not typed.
+const { Sender, Receiver } = createRequire(import.meta.url)('ws') as {
+  Sender: {
+    frame(
+      data: Buffer,
+      options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean },
+    ): Buffer[];
+  };
+  Receiver: new (options: { isServer: boolean }) => Writable;
+};
 
 /** A frame as a server sends it (unmasked), framed by ws itself. */
 function serverFrame(opcode: number, payload: Buffer, fin = true): Buffer {
