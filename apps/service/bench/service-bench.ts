@@ -403,10 +403,15 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
       closeAll();
       if (stats.utteranceFrames.length === 0 || stats.errors > 0)
         throw new Error(`the ${kind} calibration session got no complete utterance (${stats.errors} errors)`);
-      calibrations.set(kind, {
+      const calibration = {
         lookahead: stats.lateness.percentile(50),
         expectedFrames: stats.utteranceFrames.percentile(50),
-      });
+      };
+      calibrations.set(kind, calibration);
+      if (!values.json)
+        console.log(
+          `${mode.padEnd(9)} ${kind.padEnd(3)} calibration: lookahead ${fmt(calibration.lookahead)} ms, ${calibration.expectedFrames} frames per utterance`,
+        );
     }
     const baseline = await processStats(pid);
     for (const target of STEPS) {
