@@ -2,22 +2,33 @@
  * `pnpm bench:service`: how many concurrent real-time sessions the service holds on this machine.
  *
  * Starts the service as a child process once per mode (inline engine, engine worker threads,
- * several service processes), so the modes are compared in the same run, then ramps up N clients on
- * loopback. Each client streams speech (espeak-ng, else a synthetic vowel signal) in 20 ms chunks in
- * real time, utterance after utterance, and times every animation frame it gets back.
+ * several service processes), so the modes are compared in the same run, then ramps up N sessions
+ * on loopback. Each session streams speech (espeak-ng, else a synthetic vowel signal) in 20 ms
+ * chunks in real time, utterance after utterance, and times every animation frame it gets back.
  *
- * Frame lateness = arrival − (utterance start + (k+1)·40 ms + lookahead), where lookahead is
- * calibrated with one session first (the median of arrival − utterance start − (k+1)·40 ms).
- * Reported per step: frames delivered vs due, p50/p99 lateness, first-frame latency p50/p99, the
- * service's CPU (user + system, all its processes and threads) and the bench's own CPU per
- * session, RSS per session, the bench's pacing lag and the load average; then a markdown table,
- * the most sessions held with p99 lateness < 40 ms per mode, and what the CPU per session projects.
- * The clients share one pacing timer and pre-encoded messages, and the bench raises its own priority
- * a little (--client-nice) so that its pacing does not compete with the service it measures.
+ * Frame lateness = arrival − (utterance start + (k+1)·40 ms + lookahead), where frame k is counted
+ * within its own utterance (by req_id) and lookahead is calibrated with one session first (the
+ * median of arrival − utterance start − (k+1)·40 ms over its first utterance, which also gives the
+ * frames an utterance gets). Reported per step: frames delivered vs due, p50/p99 lateness,
+ * first-frame latency p50/p99, the service's CPU (user + system, all its processes and threads)
+ * and the bench's own CPU per session, RSS per session, utterances ended (and any with a frame
+ * count other than the calibration's), the bench's pacing lag and the load average; then a
+ * markdown table, the most sessions held with p99 lateness < 40 ms per mode, and what the CPU per
+ * session projects.
+ *
+ * The bench is a load generator and must cost little beside the service it measures: one pacing
+ * timer for all sessions, audio messages encoded once for all of them, and by default the raw
+ * client (raw-session.ts: its own RFC 6455 handshake and framing over net sockets, pre-built
+ * frames with a zero masking key, one write per chunk, server frames scanned in a shared read
+ * buffer). `--client ws` drives the same sessions through the ws library instead (also with a
+ * zero mask), the reference to check the raw client against; `--client raw,ws` runs every step
+ * with each, one after the other on the same service. The bench raises its own priority a little
+ * (--client-nice) so that its pacing does not compete with the service it measures.
  *
  * Flags: --steps 50,100,200,300,400  --hold 8 (s per step)  --modes inline,workers,processes
  *        --workers 2 (engine threads, or service processes in mode `processes`, which starts a
- *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --client-nice -5  --json
+ *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --client raw|ws|raw,ws
+ *        --client-nice -5  --json
  * Env: AVD_BENCH_NODE_ARGS (extra node flags for the service, e.g. --cpu-prof --cpu-prof-dir=DIR).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -27,10 +38,15 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../src/credentials/api-keys.js';
 import { makeGlb } from '../test/support/glb.js';
 import { TestRedis } from '../test/support/redis-server.js';
+import type { BenchSession, SessionOptions, SessionStats } from './bench-session.js';
+import { audioTemplates, configureMessage, framedTemplates } from './drive-messages.js';
+import { RawBenchSession } from './raw-session.js';
+import { Samples } from './samples.js';
+import { clientFrame, OPCODE_BINARY } from './websocket-frames.js';
+import { WsBenchSession } from './ws-session.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,18 +57,28 @@ const { values } = parseArgs({
     'engine-module': { type: 'string' },
     json: { type: 'boolean', default: false },
     'client-nice': { type: 'string', default: '-5' },
+    client: { type: 'string', default: 'raw' },
   },
 });
 const STEPS = values.steps!.split(',').map(Number);
 const HOLD_MS = Number(values.hold) * 1000;
 type Mode = 'inline' | 'workers' | 'processes';
 const MODES = values.modes!.split(',') as Mode[];
+type ClientKind = 'raw' | 'ws';
+const CLIENTS = values.client!.split(',') as ClientKind[];
+for (const kind of CLIENTS)
+  if (kind !== 'raw' && kind !== 'ws') throw new Error(`--client takes raw and/or ws, not ${kind}`);
 const SAMPLE_RATE = 16000;
 const CHUNK_SAMPLES = (SAMPLE_RATE * 20) / 1000;
 const APP_ID = 'app_bench';
 const API_KEY = generateApiKey();
 const SIGNING_KEY = randomBytes(32).toString('base64url');
 const CONFIRM_TIMEOUT_MS = 20_000;
+const INGRESS_PATH = '/v2/driveningress';
+/** The shared pacing timer's period. */
+const TICK_MS = 5;
+/** The calibration session runs until its first utterance has ended, or this long. */
+const CALIBRATION_MAX_MS = 15_000;
 /** The service's priority (the bench's own may be raised with --client-nice). */
 const SERVICE_NICE = 0;
 /** Sessions opened at once while ramping up. */
@@ -102,126 +128,6 @@ async function speech(): Promise<Int16Array> {
   }
 }
 
-// ---------------------------------------------------------- wire (hand-rolled, cheap)
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-
-function lenField(tag: number, bytes: Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from([tag, ...varint(bytes.length)]), bytes]);
-}
-
-/** Every client's req_id has this many ASCII bytes, so one template per chunk serves all clients. */
-const REQ_ID_BYTES = 16;
-
-/**
- * The utterance's ClientAudioInput messages, encoded once for all clients: each client writes its
- * req_id into `reqIdAt` just before sending (ws copies the bytes while masking, synchronously), so
- * a send costs no encoding or allocation on the bench side.
- */
-interface AudioTemplates {
-  chunks: Buffer[];
-  reqIdAt: number;
-}
-
-function audioTemplates(audio: Int16Array): AudioTemplates {
-  const chunks: Buffer[] = [];
-  const count = Math.ceil(audio.length / CHUNK_SAMPLES);
-  const placeholder = Buffer.alloc(REQ_ID_BYTES, 0x61);
-  let reqIdAt = -1;
-  for (let c = 0; c < count; c++) {
-    const pcm = audio.subarray(c * CHUNK_SAMPLES, (c + 1) * CHUNK_SAMPLES);
-    const end = c === count - 1;
-    const reqField = lenField(0x0a, placeholder);
-    const inner = Buffer.concat([
-      reqField,
-      end ? Buffer.from([0x10, 1]) : Buffer.alloc(0),
-      lenField(0x1a, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)),
-    ]);
-    const message = Buffer.concat([Buffer.from([0x08, 3]), lenField(0x22, inner)]);
-    const at = message.length - inner.length + (reqField.length - REQ_ID_BYTES);
-    if (reqIdAt >= 0 && at !== reqIdAt) throw new Error('bench: audio templates differ in layout');
-    reqIdAt = at;
-    chunks.push(message);
-  }
-  return { chunks, reqIdAt };
-}
-
-const CONFIGURE = Buffer.concat([
-  Buffer.from([0x08, 1]),
-  lenField(0x12, Buffer.from([0x08, ...varint(SAMPLE_RATE)])),
-]);
-
-function readVarint(b: Buffer, p: number): [number, number] {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = b[p++]!;
-    value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return [value, p];
-    shift += 7;
-  }
-}
-
-/** Message type, and for animations: keyframe count, end flag and req_id. */
-function scan(b: Buffer): { type: number; keyframes: number; end: boolean; reqId: string } {
-  let type = 0;
-  let keyframes = 0;
-  let end = false;
-  let reqId = '';
-  let p = 0;
-  while (p < b.length) {
-    let key: number;
-    [key, p] = readVarint(b, p);
-    const field = key >>> 3;
-    if ((key & 7) === 0) {
-      let v: number;
-      [v, p] = readVarint(b, p);
-      if (field === 1) type = v;
-      continue;
-    }
-    let len: number;
-    [len, p] = readVarint(b, p);
-    if (field === 6) {
-      let q = p;
-      while (q < p + len) {
-        let k: number;
-        [k, q] = readVarint(b, q);
-        if ((k & 7) === 0) {
-          let v: number;
-          [v, q] = readVarint(b, q);
-          if (k >>> 3 === 3) end = v === 1;
-          continue;
-        }
-        let l: number;
-        [l, q] = readVarint(b, q);
-        if (k >>> 3 === 2) reqId = b.toString('latin1', q, q + l);
-        if (k >>> 3 === 4) {
-          let r = q;
-          while (r < q + l) {
-            let kk: number;
-            [kk, r] = readVarint(b, r);
-            let ll: number;
-            [ll, r] = readVarint(b, r);
-            if (kk >>> 3 === 1) keyframes++;
-            r += ll;
-          }
-        }
-        q += l;
-      }
-    }
-    p += len;
-  }
-  return { type, keyframes, end, reqId };
-}
-
 // ---------------------------------------------------------------- service
 
 async function freePort(): Promise<number> {
@@ -238,7 +144,7 @@ interface Service {
   child: ChildProcess;
   stop(): Promise<void>;
   url: string;
-  ingressUrl: string;
+  port: number;
 }
 
 async function startService(mode: Mode): Promise<Service> {
@@ -300,7 +206,7 @@ async function startService(mode: Mode): Promise<Service> {
   return {
     child,
     url: `http://127.0.0.1:${port}`,
-    ingressUrl: `ws://127.0.0.1:${port}/v2/driveningress`,
+    port,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -343,107 +249,7 @@ async function processStats(pid: number): Promise<ProcStats> {
   return total;
 }
 
-// ---------------------------------------------------------------- clients
-
-interface Stats {
-  lateness: number[];
-  firstFrame: number[];
-  errors: number;
-}
-
-/** One utterance as the client sent it, for timing its frames. */
-interface Utterance {
-  start: number;
-  framesSeen: number;
-  gotFirst: boolean;
-}
-
-class BenchClient {
-  readonly ws: WebSocket;
-  #utterance = 0;
-  #reqId = '';
-  #chunk = 0;
-  /**
-   * Recent utterances by req_id: frames are timed against their own utterance, since the last
-   * frames of one can arrive after the next has started (its end flush, or a service running late).
-   */
-  readonly #utterances = new Map<string, Utterance>();
-  #current: Utterance = { start: 0, framesSeen: 0, gotFirst: false };
-  ready: Promise<void>;
-  stopped = false;
-  /** Arrival − (start + (k+1)·40 ms), before subtracting the calibrated lookahead. */
-  constructor(
-    service: Service,
-    token: string,
-    private readonly audio: AudioTemplates,
-    private readonly stats: Stats,
-    private readonly offset: number,
-  ) {
-    this.ws = new WebSocket(`${service.ingressUrl}?id=bench`, {
-      headers: { 'X-App-ID': APP_ID, 'X-Session-Key': token },
-      perMessageDeflate: false,
-    });
-    this.ready = new Promise((resolve, reject) => {
-      // A session that is not confirmed in time fails the ramp instead of stalling it.
-      const timer = setTimeout(() => {
-        this.ws.terminate();
-        reject(new Error(`session not confirmed within ${CONFIRM_TIMEOUT_MS / 1000} s`));
-      }, CONFIRM_TIMEOUT_MS);
-      this.ws.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      this.ws.on('message', (data: Buffer) => {
-        const m = scan(data);
-        if (m.type === 2) {
-          clearTimeout(timer);
-          resolve();
-        } else if (m.type === 4) this.stats.errors++;
-        else if (m.type === 5) this.#onFrames(m.reqId, m.keyframes);
-      });
-      this.ws.once('open', () => this.ws.send(CONFIGURE));
-      this.ws.once('close', () => {
-        if (!this.stopped) this.stats.errors++;
-      });
-    });
-  }
-
-  #onFrames(reqId: string, count: number): void {
-    const now = performance.now();
-    const u = this.#utterances.get(reqId);
-    if (!u) return;
-    if (count > 0 && !u.gotFirst) {
-      u.gotFirst = true;
-      this.stats.firstFrame.push(now - u.start);
-    }
-    for (let i = 0; i < count; i++) {
-      const k = u.framesSeen++;
-      this.stats.lateness.push(now - (u.start + (k + 1) * 40) - this.offset);
-    }
-  }
-
-  /** Sends whatever chunks are due by now (catching up if the loop was late). */
-  tick(now: number): void {
-    if (this.stopped || this.ws.readyState !== WebSocket.OPEN) return;
-    if (!this.#reqId) {
-      this.#reqId = `${(this.#utterance++).toString(36)}-${Math.random().toString(36).slice(2)}`
-        .padEnd(REQ_ID_BYTES, '0')
-        .slice(0, REQ_ID_BYTES);
-      this.#current = { start: now, framesSeen: 0, gotFirst: false };
-      this.#utterances.set(this.#reqId, this.#current);
-      // Keep the last few: frames of older utterances no longer arrive.
-      if (this.#utterances.size > 4) this.#utterances.delete(this.#utterances.keys().next().value!);
-      this.#chunk = 0;
-    }
-    const { chunks, reqIdAt } = this.audio;
-    while (this.#chunk < chunks.length && this.#current.start + this.#chunk * 20 <= now) {
-      const message = chunks[this.#chunk++]!;
-      message.write(this.#reqId, reqIdAt, 'latin1');
-      this.ws.send(message);
-      if (this.#chunk === chunks.length) this.#reqId = '';
-    }
-  }
-}
+// ---------------------------------------------------------------- sessions
 
 async function mint(service: Service): Promise<string> {
   let last = '';
@@ -467,14 +273,10 @@ async function mint(service: Service): Promise<string> {
   throw new Error(`minting a token failed: ${last}`);
 }
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 interface StepResult {
   mode: string;
+  /** The bench client that drove the step: raw (default) or ws. */
+  client: ClientKind;
   sessions: number;
   frames: number;
   /** Frames received during the hold ÷ frames due in real time (sessions × 25/s × hold): ≈ 100 %. */
@@ -488,10 +290,15 @@ interface StepResult {
   serviceSysCores: number;
   /** Service CPU per session, % of one core. */
   servicePctPerSession: number;
-  /** The bench's own CPU (this process: all clients), % of one core per session. */
+  /** The bench's own CPU (this process: all clients), % of one core per session, and its split. */
   clientPctPerSession: number;
+  clientUserPctPerSession: number;
+  clientSysPctPerSession: number;
   rssPerSessionKb: number;
   errors: number;
+  /** Utterances whose end=true arrived during the hold, and those of them with a frame missing or extra. */
+  utterancesEnded: number;
+  utterancesIncomplete: number;
   /** p99 lateness of the bench's shared pacing timer (5 ms): high = the bench could not send in time. */
   clientLagP99: number;
   /** The service's engine time per audio second, from /metrics (cumulative, wall-timed per call). */
@@ -509,115 +316,192 @@ async function engineMsPerAudioSecond(service: Service): Promise<number> {
   return match ? Number(match[1]) * 1000 : Number.NaN;
 }
 
-async function runMode(mode: Mode, audio: AudioTemplates): Promise<StepResult[]> {
+function newStats(): SessionStats {
+  return {
+    lateness: new Samples(),
+    firstFrame: new Samples(),
+    errors: 0,
+    utteranceFrames: new Samples(),
+    incomplete: 0,
+  };
+}
+
+/** What each kind of client sends: the same messages, framed by the bench or by ws. */
+type ClientMessages = Record<ClientKind, Pick<SessionOptions, 'audio' | 'configure'>>;
+
+function clientMessages(pcm: Int16Array): ClientMessages {
+  const audio = audioTemplates(pcm, CHUNK_SAMPLES);
+  const configure = configureMessage(SAMPLE_RATE);
+  return {
+    ws: { audio, configure },
+    raw: { audio: framedTemplates(audio), configure: clientFrame(OPCODE_BINARY, configure) },
+  };
+}
+
+/** What the calibration session measured, per kind of client. */
+interface Calibration {
+  lookahead: number;
+  expectedFrames: number;
+}
+
+function openSession(
+  kind: ClientKind,
+  messages: ClientMessages,
+  service: Service,
+  token: string,
+  stats: SessionStats,
+  calibration: Calibration,
+): BenchSession {
+  const options: SessionOptions = {
+    ...messages[kind],
+    stats,
+    offset: calibration.lookahead,
+    expectedFrames: calibration.expectedFrames,
+    confirmTimeoutMs: CONFIRM_TIMEOUT_MS,
+  };
+  const headers = { 'X-App-ID': APP_ID, 'X-Session-Key': token };
+  return kind === 'raw'
+    ? new RawBenchSession(
+        { host: '127.0.0.1', port: service.port, path: `${INGRESS_PATH}?id=bench`, headers },
+        options,
+      )
+    : new WsBenchSession(`ws://127.0.0.1:${service.port}${INGRESS_PATH}?id=bench`, headers, options);
+}
+
+async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult[]> {
   const service = await startService(mode);
   const pid = service.child.pid!;
-  const clients: BenchClient[] = [];
+  const sessions: BenchSession[] = [];
   const results: StepResult[] = [];
-  let lagSamples: number[] = [];
+  const lag = new Samples();
   let lastTick = performance.now();
-  // One pacing timer for every client: each tick sends the chunks that are due.
+  // One pacing timer for every session: each tick sends the chunks that are due.
   const ticker = setInterval(() => {
     const now = performance.now();
-    lagSamples.push(now - lastTick - 5);
+    lag.push(now - lastTick - TICK_MS);
     lastTick = now;
-    for (const c of clients) c.tick(now);
-  }, 5);
+    for (let i = 0; i < sessions.length; i++) sessions[i]!.tick(now);
+  }, TICK_MS);
   const closeAll = () => {
-    for (const c of clients) {
-      c.stopped = true;
-      c.ws.close();
-    }
-    clients.length = 0;
+    for (const s of sessions) s.close();
+    sessions.length = 0;
   };
   try {
-    // Calibrate the engine lookahead with one session.
-    const calib: Stats = { lateness: [], firstFrame: [], errors: 0 };
-    const one = new BenchClient(service, await mint(service), audio, calib, 0);
-    await one.ready;
-    clients.push(one);
-    await sleep(3000);
-    closeAll();
-    const lookahead = percentile(calib.lateness, 50);
+    // Calibrate the engine lookahead and the frames per utterance with one session per kind of
+    // client, over its first whole utterance.
+    const calibrations = new Map<ClientKind, Calibration>();
+    for (const kind of CLIENTS) {
+      const stats = newStats();
+      const one = openSession(kind, messages, service, await mint(service), stats, {
+        lookahead: 0,
+        expectedFrames: 0,
+      });
+      await one.ready;
+      sessions.push(one);
+      const until = performance.now() + CALIBRATION_MAX_MS;
+      while (stats.utteranceFrames.length === 0 && performance.now() < until) await sleep(100);
+      closeAll();
+      if (stats.utteranceFrames.length === 0 || stats.errors > 0)
+        throw new Error(`the ${kind} calibration session got no complete utterance (${stats.errors} errors)`);
+      const calibration = {
+        lookahead: stats.lateness.percentile(50),
+        expectedFrames: stats.utteranceFrames.percentile(50),
+      };
+      calibrations.set(kind, calibration);
+      if (!values.json)
+        console.log(
+          `${mode.padEnd(9)} ${kind.padEnd(3)} calibration: lookahead ${fmt(calibration.lookahead)} ms, ${calibration.expectedFrames} frames per utterance`,
+        );
+    }
     const baseline = await processStats(pid);
     for (const target of STEPS) {
-      const stats: Stats = { lateness: [], firstFrame: [], errors: 0 };
-      closeAll();
-      await sleep(500);
-      // Tokens first (in parallel), so a busy service does not slow the ramp down token by token;
-      // then sessions open RAMP_BATCH at a time, 20 ms apart, so utterances are not in lockstep.
-      const tokens: string[] = [];
-      for (let i = 0; i < target; i += RAMP_BATCH) {
-        tokens.push(
-          ...(await Promise.all(
-            Array.from({ length: Math.min(RAMP_BATCH, target - i) }, () => mint(service)),
-          )),
-        );
+      const step: StepResult[] = [];
+      for (const kind of CLIENTS) {
+        const stats = newStats();
+        closeAll();
+        await sleep(500);
+        // Tokens first (in parallel), so a busy service does not slow the ramp down token by
+        // token; then sessions open RAMP_BATCH at a time, 20 ms apart, so utterances are not in
+        // lockstep.
+        const tokens: string[] = [];
+        for (let i = 0; i < target; i += RAMP_BATCH) {
+          tokens.push(
+            ...(await Promise.all(
+              Array.from({ length: Math.min(RAMP_BATCH, target - i) }, () => mint(service)),
+            )),
+          );
+        }
+        let failed = 0;
+        for (let i = 0; i < target; i += RAMP_BATCH) {
+          const batch = tokens
+            .slice(i, i + RAMP_BATCH)
+            .map((token) => openSession(kind, messages, service, token, stats, calibrations.get(kind)!));
+          const opened = await Promise.allSettled(batch.map((s) => s.ready));
+          opened.forEach((outcome, k) => {
+            if (outcome.status === 'fulfilled') {
+              sessions.push(batch[k]!);
+              return;
+            }
+            failed++;
+            batch[k]!.terminate();
+            if (failed === 1) console.error(`a session failed to open: ${(outcome.reason as Error).message}`);
+          });
+          await sleep(20);
+        }
+        stats.errors += failed;
+        await sleep(1500);
+        stats.lateness.clear();
+        stats.firstFrame.clear();
+        stats.utteranceFrames.clear();
+        stats.incomplete = 0;
+        lag.clear();
+        const loadStart = loadavg()[0]!;
+        const before = await processStats(pid);
+        const clientBefore = process.cpuUsage();
+        const wallBefore = performance.now();
+        await sleep(HOLD_MS);
+        const wall = (performance.now() - wallBefore) / 1000;
+        const client = process.cpuUsage(clientBefore);
+        const after = await processStats(pid);
+        const serviceCores = (after.user + after.sys - before.user - before.sys) / wall;
+        const latenessP99 = stats.lateness.percentile(99);
+        const clientPct = (micros: number) => (micros / 1e6 / wall / target) * 100;
+        const result: StepResult = {
+          mode,
+          client: kind,
+          sessions: target,
+          frames: stats.lateness.length,
+          deliveredPct: (stats.lateness.length / (target * 25 * wall)) * 100,
+          latenessP50: stats.lateness.percentile(50),
+          latenessP99,
+          firstFrameP50: stats.firstFrame.percentile(50),
+          firstFrameP99: stats.firstFrame.percentile(99),
+          serviceUserCores: (after.user - before.user) / wall,
+          serviceSysCores: (after.sys - before.sys) / wall,
+          servicePctPerSession: (serviceCores * 100) / target,
+          clientPctPerSession: clientPct(client.user + client.system),
+          clientUserPctPerSession: clientPct(client.user),
+          clientSysPctPerSession: clientPct(client.system),
+          rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
+          errors: stats.errors,
+          utterancesEnded: stats.utteranceFrames.length,
+          utterancesIncomplete: stats.incomplete,
+          clientLagP99: lag.percentile(99),
+          engineMsPerAudioSecond: await engineMsPerAudioSecond(service),
+          loadStart,
+          loadEnd: loadavg()[0]!,
+          held: latenessP99 < 40 && stats.errors === 0,
+        };
+        step.push(result);
+        report(result);
       }
-      let failed = 0;
-      for (let i = 0; i < target; i += RAMP_BATCH) {
-        const batch = tokens
-          .slice(i, i + RAMP_BATCH)
-          .map((token) => new BenchClient(service, token, audio, stats, lookahead));
-        const opened = await Promise.allSettled(batch.map((c) => c.ready));
-        opened.forEach((outcome, k) => {
-          if (outcome.status === 'fulfilled') {
-            clients.push(batch[k]!);
-            return;
-          }
-          failed++;
-          batch[k]!.stopped = true;
-          if (failed === 1) console.error(`a session failed to open: ${(outcome.reason as Error).message}`);
-        });
-        await sleep(20);
-      }
-      stats.errors += failed;
-      await sleep(1500);
-      stats.lateness.length = 0;
-      stats.firstFrame.length = 0;
-      lagSamples = [];
-      const loadStart = loadavg()[0]!;
-      const before = await processStats(pid);
-      const clientBefore = process.cpuUsage();
-      const wallBefore = performance.now();
-      await sleep(HOLD_MS);
-      const wall = (performance.now() - wallBefore) / 1000;
-      const client = process.cpuUsage(clientBefore);
-      const after = await processStats(pid);
-      const serviceCores = (after.user + after.sys - before.user - before.sys) / wall;
-      const latenessP99 = percentile(stats.lateness, 99);
-      const result: StepResult = {
-        mode,
-        sessions: target,
-        frames: stats.lateness.length,
-        deliveredPct: (stats.lateness.length / (target * 25 * wall)) * 100,
-        latenessP50: percentile(stats.lateness, 50),
-        latenessP99,
-        firstFrameP50: percentile(stats.firstFrame, 50),
-        firstFrameP99: percentile(stats.firstFrame, 99),
-        serviceUserCores: (after.user - before.user) / wall,
-        serviceSysCores: (after.sys - before.sys) / wall,
-        servicePctPerSession: (serviceCores * 100) / target,
-        clientPctPerSession: ((client.user + client.system) / 1e6 / wall / target) * 100,
-        rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
-        errors: stats.errors,
-        clientLagP99: percentile(lagSamples, 99),
-        engineMsPerAudioSecond: await engineMsPerAudioSecond(service),
-        loadStart,
-        loadEnd: loadavg()[0]!,
-        held: latenessP99 < 40 && stats.errors === 0,
-      };
-      results.push(result);
-      report(result);
-      // Far past the criterion: a bigger step would only be worse (and slow to ramp).
-      if (result.latenessP99 > STOP_P99_MS || result.errors > target / 10) break;
+      results.push(...step);
+      // Far past the criterion with every client: a bigger step would only be worse (and slow to ramp).
+      if (step.every((r) => r.latenessP99 > STOP_P99_MS || r.errors > target / 10)) break;
     }
   } finally {
     clearInterval(ticker);
-    for (const c of clients) {
-      c.stopped = true;
-      c.ws.terminate();
-    }
+    for (const s of sessions) s.terminate();
     await service.stop();
   }
   return results;
@@ -628,35 +512,36 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 function report(r: StepResult): void {
   if (values.json) return;
   console.log(
-    `${r.mode.padEnd(9)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
+    `${r.mode.padEnd(9)} ${r.client.padEnd(3)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
       `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
       `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
-      `bench client ${fmt(r.clientPctPerSession, 2)}%/session  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  errors ${r.errors}  ` +
+      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  errors ${r.errors}  ` +
+      `utterances ended ${r.utterancesEnded} (incomplete ${r.utterancesIncomplete})  ` +
       `pacing lag p99 ${fmt(r.clientLagP99)} ms  engine ${fmt(r.engineMsPerAudioSecond, 2)} ms/audio s  load ${fmt(r.loadStart)}→${fmt(r.loadEnd)}${r.held ? '  HELD' : ''}`,
   );
+  if (r.utterancesIncomplete > 0)
+    console.log(
+      `  ${r.utterancesIncomplete} utterances ended with a frame count other than the calibration session's`,
+    );
 }
 
 /** The per-step table, ready to paste into docs/benchmarks.md. */
 function markdown(results: StepResult[]): string {
   const rows = [
-    '| Mode | Sessions | Held | Frames delivered | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
-    '| --- | ---: | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Mode | Client | Sessions | Held | Frames delivered | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session (user + sys) | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
+    '| --- | --- | ---: | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of results) {
     rows.push(
-      `| ${r.mode} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.deliveredPct, 0)} % | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
-        `${fmt(r.serviceUserCores + r.serviceSysCores, 2)} (${fmt(r.serviceUserCores, 2)} + ${fmt(r.serviceSysCores, 2)}) | ${fmt(r.servicePctPerSession, 2)} | ${fmt(r.clientPctPerSession, 2)} | ` +
+      `| ${r.mode} | ${r.client} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.deliveredPct, 0)} % | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
+        `${fmt(r.serviceUserCores + r.serviceSysCores, 2)} (${fmt(r.serviceUserCores, 2)} + ${fmt(r.serviceSysCores, 2)}) | ${fmt(r.servicePctPerSession, 2)} | ` +
+        `${fmt(r.clientPctPerSession, 3)} (${fmt(r.clientUserPctPerSession, 3)} + ${fmt(r.clientSysPctPerSession, 3)}) | ` +
         `${fmt(r.rssPerSessionKb, 0)} KiB | ${fmt(r.engineMsPerAudioSecond, 2)} | ${fmt(r.clientLagP99)} ms | ${fmt(r.loadStart)} → ${fmt(r.loadEnd)} |`,
     );
   }
   return rows.join('\n');
 }
 
-// Ctrl-C or a kill: exit through 'exit', whose handlers stop the services this bench started.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-const speechPcm = await speech();
-const templates = audioTemplates(speechPcm);
 const started = new Date();
 // The clients must keep real time for lateness to be the service's: when the service's own threads
 // (workers, processes) and other work fill the cores, a starved bench would show up as service
@@ -669,17 +554,19 @@ try {
 } catch {
   console.log(`bench client at nice 0 (nice ${clientNice} not permitted; see the pacing lag column)`);
 }
+const pcm = await speech();
+const messages = clientMessages(pcm);
 console.log(
   `service bench ${started.toISOString()} on ${cpus().length} cores (load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(
       ' ',
-    )}): ${(speechPcm.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s hold each`,
+    )}): ${(pcm.length / SAMPLE_RATE).toFixed(1)} s utterances at ${SAMPLE_RATE} Hz in 20 ms chunks, steps ${STEPS.join(', ')}, ${HOLD_MS / 1000} s hold each, client ${CLIENTS.join(', ')}`,
 );
 const all: StepResult[] = [];
 for (const mode of MODES) {
   try {
-    all.push(...(await runMode(mode, templates)));
+    all.push(...(await runMode(mode, messages)));
   } catch (error) {
     // One mode failing (e.g. the machine too busy to ramp up) must not lose the others' figures.
     console.error(`${mode}: the run failed: ${(error as Error).message}`);
@@ -688,27 +575,29 @@ for (const mode of MODES) {
 if (values.json) console.log(JSON.stringify(all, null, 2));
 else console.log(`\n${markdown(all)}\n`);
 for (const mode of MODES) {
-  const rows = all.filter((r) => r.mode === mode);
-  const best = rows.filter((r) => r.held).at(-1);
-  console.log(
-    `${mode}: most sessions held with p99 frame lateness < 40 ms and no errors: ${best ? best.sessions : 'none of the steps'}` +
-      (best
-        ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
-        : ''),
-  );
-  // CPU per session barely depends on how much CPU the machine's other work left the service, so
-  // it gives what the cores could hold when the hold test above was limited by that other work.
-  // Only steps where the bench itself kept time (pacing lag p99 < 25 ms) say what a session costs.
-  const largest = rows.filter((r) => r.clientLagP99 < 25).at(-1);
-  if (!largest)
-    console.log('  CPU per session: no step where the bench kept time (the machine was too busy)');
-  else {
-    const perSession = largest.servicePctPerSession + largest.clientPctPerSession;
+  for (const kind of CLIENTS) {
+    const rows = all.filter((r) => r.mode === mode && r.client === kind);
+    const best = rows.filter((r) => r.held).at(-1);
     console.log(
-      `  CPU at ${largest.sessions} sessions: service ${fmt(largest.servicePctPerSession, 2)} % + bench client ${fmt(largest.clientPctPerSession, 2)} % of a core per session` +
-        ` → ${cpus().length} idle cores would fit ≈ ${Math.floor((cpus().length * 100) / perSession)} sessions with the bench on the same machine,` +
-        ` ≈ ${Math.floor(100 / largest.servicePctPerSession)} per core of service alone`,
+      `${mode} (${kind} client): most sessions held with p99 frame lateness < 40 ms and no errors: ${best ? best.sessions : 'none of the steps'}` +
+        (best
+          ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
+          : ''),
     );
+    // CPU per session barely depends on how much CPU the machine's other work left the service, so
+    // it gives what the cores could hold when the hold test above was limited by that other work.
+    // Only steps where the bench itself kept time (pacing lag p99 < 25 ms) say what a session costs.
+    const largest = rows.filter((r) => r.clientLagP99 < 25).at(-1);
+    if (!largest)
+      console.log('  CPU per session: no step where the bench kept time (the machine was too busy)');
+    else {
+      const perSession = largest.servicePctPerSession + largest.clientPctPerSession;
+      console.log(
+        `  CPU at ${largest.sessions} sessions: service ${fmt(largest.servicePctPerSession, 2)} % + bench client ${fmt(largest.clientPctPerSession, 3)} % of a core per session` +
+          ` → ${cpus().length} idle cores would fit ≈ ${Math.floor((cpus().length * 100) / perSession)} sessions with the bench on the same machine,` +
+          ` ≈ ${Math.floor(100 / largest.servicePctPerSession)} per core of service alone`,
+      );
+    }
   }
 }
 process.exit(0);
