@@ -114,6 +114,71 @@ export function hopSamples(rate: number): number {
 }
 
 /**
+ * What every extractor at one analysis rate reads but never writes (window, mel rows, transform
+ * tables) plus the per-hop scratch (frame, power), which `computeHop` fills and consumes in one
+ * synchronous call. Shared by all extractors of that rate: a service interleaves hundreds of
+ * drivers on one thread, and one copy each (≈ 10 KB at 24 kHz) crowded the CPU caches.
+ */
+interface AnalysisTables {
+  fft: RealFft;
+  lastBin: number;
+  frame: Float32Array;
+  power: Float32Array;
+  window: Float32Array;
+  lagCos: Float32Array;
+  melStart: Int32Array;
+  melOffset: Int32Array;
+  melWeights: Float32Array;
+  energyScale: number;
+  bandScale: number;
+}
+
+const tablesByRate = new Map<number, AnalysisTables>();
+
+function analysisTables(rate: number): AnalysisTables {
+  const cached = tablesByRate.get(rate);
+  if (cached) return cached;
+  const windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
+  // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
+  let size = 16;
+  while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
+  const fft = new RealFft(size);
+  const binHz = rate / size;
+  const lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));
+  const window = new Float32Array(windowLength);
+  let windowPower = 0;
+  for (let i = 0; i < windowLength; i++) {
+    const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / windowLength);
+    window[i] = w;
+    windowPower += w * w;
+  }
+  // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
+  const energyScale = 2 / (size * windowPower);
+  const lagCos = new Float32Array(lastBin + 1);
+  for (let k = 0; k <= lastBin; k++) lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
+  const filters = melFilters(binHz, lastBin);
+  const melOffset = new Int32Array(MEL_BANDS + 1);
+  for (let b = 0; b < MEL_BANDS; b++) melOffset[b + 1] = melOffset[b]! + filters.weights[b]!.length;
+  const melWeights = new Float32Array(melOffset[MEL_BANDS]!);
+  for (let b = 0; b < MEL_BANDS; b++) melWeights.set(filters.weights[b]!, melOffset[b]!);
+  const tables: AnalysisTables = {
+    fft,
+    lastBin,
+    frame: new Float32Array(size),
+    power: new Float32Array(fft.bins),
+    window,
+    lagCos,
+    melStart: filters.start,
+    melOffset,
+    melWeights,
+    energyScale,
+    bandScale: energyScale * (REFERENCE_BIN_HZ / binHz),
+  };
+  tablesByRate.set(rate, tables);
+  return tables;
+}
+
+/**
  * Turns a float stream at an analysis rate (8000, 16000, 22050, 24000 or 32000 Hz) into feature
  * vectors, one per 20 ms hop. `push` calls `onHop(features, acoustics)` synchronously for each
  * completed hop; the arrays passed are reused, so copy what you keep.
@@ -159,36 +224,20 @@ export class FeatureExtractor {
   ) {
     this.rate = rate;
     this.hop = hopSamples(rate);
-    this.windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
-    // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
-    let size = 16;
-    while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
-    this.fft = new RealFft(size);
-    const binHz = rate / size;
-    this.lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));
+    const t = analysisTables(rate);
+    this.windowLength = t.window.length;
+    this.fft = t.fft;
+    this.lastBin = t.lastBin;
     this.ring = new Float32Array(2 * this.windowLength);
-    this.frame = new Float32Array(size);
-    this.power = new Float32Array(this.fft.bins);
-    this.window = new Float32Array(this.windowLength);
-    let windowPower = 0;
-    for (let i = 0; i < this.windowLength; i++) {
-      const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / this.windowLength);
-      this.window[i] = w;
-      windowPower += w * w;
-    }
-    // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
-    this.energyScale = 2 / (size * windowPower);
-    this.bandScale = this.energyScale * (REFERENCE_BIN_HZ / binHz);
-    this.lagCos = new Float32Array(this.lastBin + 1);
-    for (let k = 0; k <= this.lastBin; k++)
-      this.lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
-    const filters = melFilters(binHz, this.lastBin);
-    this.melStart = filters.start;
-    this.melOffset = new Int32Array(MEL_BANDS + 1);
-    for (let b = 0; b < MEL_BANDS; b++)
-      this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
-    this.melWeights = new Float32Array(this.melOffset[MEL_BANDS]!);
-    for (let b = 0; b < MEL_BANDS; b++) this.melWeights.set(filters.weights[b]!, this.melOffset[b]!);
+    this.frame = t.frame;
+    this.power = t.power;
+    this.window = t.window;
+    this.energyScale = t.energyScale;
+    this.bandScale = t.bandScale;
+    this.lagCos = t.lagCos;
+    this.melStart = t.melStart;
+    this.melOffset = t.melOffset;
+    this.melWeights = t.melWeights;
     this.prior = new Float32Array(MEL_BANDS);
     if (channelPrior) for (let b = 0; b < MEL_BANDS; b++) this.prior[b] = channelPrior[b] ?? 0;
     this.reset();
