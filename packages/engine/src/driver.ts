@@ -139,6 +139,14 @@ class StreamingDriver implements Driver {
     noiseFloor: 0,
     f0: 0,
   }));
+  /** Per ring slot: the view of its posteriors, and the `upcoming` argument of the animator (made once, not per frame). */
+  private readonly posteriorViews: Float32Array[] = Array.from({ length: FRAME_RING }, (_, slot) =>
+    this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length),
+  );
+  private readonly upcoming = Array.from({ length: FRAME_RING }, (_, slot) => ({
+    posteriors: this.posteriorViews[slot]!,
+    acoustics: this.acoustics[slot]!,
+  }));
   private out: DriveFrame[] = [];
 
   constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights) {
@@ -252,7 +260,7 @@ class StreamingDriver implements Driver {
     acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
     acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples) : 0;
-    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    const posteriors = this.posteriorViews[slot]!;
     if (speechActivity(acoustics) > 0) {
       history.assemble(
         this.mlp.input,
@@ -272,15 +280,8 @@ class StreamingDriver implements Driver {
   private emit(k: number): DriveFrame {
     const slot = k % FRAME_RING;
     const next = (k + 1) % FRAME_RING;
-    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
-    const upcoming =
-      this.futureFrames > 0
-        ? {
-            posteriors: this.posteriors.subarray(next * VISEMES.length, (next + 1) * VISEMES.length),
-            acoustics: this.acoustics[next]!,
-          }
-        : null;
-    return this.animator.frame(k, posteriors, this.acoustics[slot]!, upcoming);
+    const upcoming = this.futureFrames > 0 ? this.upcoming[next]! : null;
+    return this.animator.frame(k, this.posteriorViews[slot]!, this.acoustics[slot]!, upcoming);
   }
 }
 
