@@ -115,14 +115,13 @@ export function hopSamples(rate: number): number {
 
 /**
  * What every extractor at one analysis rate reads but never writes (window, mel rows, transform
- * tables) plus the per-hop scratch (frame, power), which `computeHop` fills and consumes in one
+ * tables) plus the per-hop scratch (the transform's buffers, power), which `computeHop` fills and consumes in one
  * synchronous call. Shared by all extractors of that rate: a service interleaves hundreds of
  * drivers on one thread, and one copy each (≈ 10 KB at 24 kHz) crowded the CPU caches.
  */
 interface AnalysisTables {
   fft: RealFft;
   lastBin: number;
-  frame: Float32Array;
   power: Float32Array;
   window: Float32Array;
   lagCos: Float32Array;
@@ -164,7 +163,6 @@ function analysisTables(rate: number): AnalysisTables {
   const tables: AnalysisTables = {
     fft,
     lastBin,
-    frame: new Float32Array(size),
     power: new Float32Array(fft.bins),
     window,
     lagCos,
@@ -194,7 +192,6 @@ export class FeatureExtractor {
   private readonly lastBin: number;
   /** Last window of samples, written twice (at p and p + window) so any window is contiguous. */
   private readonly ring: Float32Array;
-  private readonly frame: Float32Array;
   private readonly power: Float32Array;
   private readonly window: Float32Array;
   /** cos(2π f_k / 16 kHz) per bin: the lag-1 autocorrelation weights of the spectral ZCR. */
@@ -229,7 +226,6 @@ export class FeatureExtractor {
     this.fft = t.fft;
     this.lastBin = t.lastBin;
     this.ring = new Float32Array(2 * this.windowLength);
-    this.frame = t.frame;
     this.power = t.power;
     this.window = t.window;
     this.energyScale = t.energyScale;
@@ -295,24 +291,43 @@ export class FeatureExtractor {
   }
 
   private computeHop(): void {
-    const frame = this.frame;
     const buf = this.ring;
     const win = this.window;
-    const size = frame.length;
+    const size = this.fft.size;
     const length = this.windowLength;
     // The window is buf[start, start + length) (the ring is mirrored, so it is contiguous); samples
     // past the FFT size fold back onto the start.
     const start = this.writePos;
     const folded = Math.max(0, length - size);
-    for (let i = 0; i < folded; i++) {
-      frame[i] = buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!;
-    }
     const direct = Math.min(size, length);
-    for (let i = folded; i < direct; i++) frame[i] = buf[start + i]! * win[i]!;
-    for (let i = direct; i < size; i++) frame[i] = 0;
+    // Windowed samples go straight to the transform's input slots, rounded to float32 as a
+    // Float32Array frame would hold them (same values, one pass less).
+    const fft = this.fft;
+    const re = fft.re;
+    const im = fft.im;
+    const order = fft.inputOrder;
+    const half = size >> 1;
+    for (let n = 0; n < half; n++) {
+      const i = 2 * n;
+      const a =
+        i < folded
+          ? buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!
+          : i < direct
+            ? buf[start + i]! * win[i]!
+            : 0;
+      const b =
+        i + 1 < folded
+          ? buf[start + i + 1]! * win[i + 1]! + buf[start + i + 1 + size]! * win[i + 1 + size]!
+          : i + 1 < direct
+            ? buf[start + i + 1]! * win[i + 1]!
+            : 0;
+      const j = order[n]!;
+      re[j] = Math.fround(a);
+      im[j] = Math.fround(b);
+    }
     const power = this.power;
     const lastBin = this.lastBin;
-    this.fft.power(frame, power, lastBin);
+    fft.powerOfLoaded(power, lastBin);
     const scale = this.energyScale;
     const lagCos = this.lagCos;
     let total = 0;
