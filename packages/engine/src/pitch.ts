@@ -117,26 +117,49 @@ export class PitchTracker {
     // Energy of the lagged span, slid one sample per lag instead of recomputed.
     let el = 0;
     for (let t = MAX_LAG - MIN_LAG; t < length - MIN_LAG; t++) el += x[t]! * x[t]!;
-    for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
-      if (lag > MIN_LAG) {
-        const enter = x[MAX_LAG - lag]!;
-        const leave = x[length - lag]!;
-        el += enter * enter - leave * leave;
-      }
+    // Two lags per pass share the loads of x[t] (four independent sums instead of two); each lag's
+    // sums run over the same terms in the same order as one lag at a time.
+    for (let lag = MIN_LAG; lag <= MAX_LAG; lag += 2) {
+      const pair = lag + 1 <= MAX_LAG;
       let c0 = 0;
       let c1 = 0;
+      let d0 = 0;
+      let d1 = 0;
       let t = MAX_LAG;
-      for (; t + 1 < length; t += 2) {
-        c0 += x[t]! * x[t - lag]!;
-        c1 += x[t + 1]! * x[t + 1 - lag]!;
+      if (pair) {
+        for (; t + 1 < length; t += 2) {
+          const x0 = x[t]!;
+          const x1 = x[t + 1]!;
+          c0 += x0 * x[t - lag]!;
+          c1 += x1 * x[t + 1 - lag]!;
+          d0 += x0 * x[t - lag - 1]!;
+          d1 += x1 * x[t - lag]!;
+        }
+        if (t < length) {
+          c0 += x[t]! * x[t - lag]!;
+          d0 += x[t]! * x[t - lag - 1]!;
+        }
+      } else {
+        for (; t + 1 < length; t += 2) {
+          c0 += x[t]! * x[t - lag]!;
+          c1 += x[t + 1]! * x[t + 1 - lag]!;
+        }
+        if (t < length) c0 += x[t]! * x[t - lag]!;
       }
-      if (t < length) c0 += x[t]! * x[t - lag]!;
-      const cross = c0 + c1;
-      const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
-      scores[lag] = r;
-      if (r > best) {
-        best = r;
-        bestLag = lag;
+      for (let k = 0; k < (pair ? 2 : 1); k++) {
+        const l = lag + k;
+        if (l > MIN_LAG) {
+          const enter = x[MAX_LAG - l]!;
+          const leave = x[length - l]!;
+          el += enter * enter - leave * leave;
+        }
+        const cross = k === 0 ? c0 + c1 : d0 + d1;
+        const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
+        scores[l] = r;
+        if (r > best) {
+          best = r;
+          bestLag = l;
+        }
       }
     }
     // Prefer the shortest period close to the best one (avoids octave-down errors).
