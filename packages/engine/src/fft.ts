@@ -54,7 +54,8 @@ export class RealFft {
       this.bitReverse[i] = r;
     }
     this.inputOrder = new Uint32Array(m);
-    for (let n = 0; n < m; n++) this.inputOrder[n] = (n % radix) * p + this.bitReverse[Math.floor(n / radix)]!;
+    for (let n = 0; n < m; n++)
+      this.inputOrder[n] = (n % radix) * p + this.bitReverse[Math.floor(n / radix)]!;
     this.cosSub = new Float64Array(p >> 1);
     this.sinSub = new Float64Array(p >> 1);
     for (let i = 0; i < p >> 1; i++) {
