@@ -14,7 +14,7 @@ import {
 } from '@avatar-drive/core';
 import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
 import { FeatureExtractor, HOP_MS, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
-import { type AnalysisFrontEnd, createAnalysisFrontEnd } from './front-end.js';
+import { createDriverFrontEnd, type ScaledAnalysisFrontEnd } from './front-end.js';
 import { HopHistory } from './hop-history.js';
 import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
 import { PitchTracker } from './pitch.js';
@@ -120,7 +120,7 @@ class StreamingDriver implements Driver {
   private readonly history: HopHistory;
   private readonly mlp: MlpRunner;
   private readonly animator: FrameAnimator;
-  private frontEnd: AnalysisFrontEnd;
+  private frontEnd: ScaledAnalysisFrontEnd;
   /** Analysis samples per 25 fps frame. */
   private readonly frameSamples: number;
   private readonly silentHop: Float32Array;
@@ -159,12 +159,13 @@ class StreamingDriver implements Driver {
     this.weights = weights;
     const header = weights.header;
     this.history = new HopHistory(header.featureMean, header.featureStd);
-    this.frontEnd = createAnalysisFrontEnd(sampleRate);
+    this.frontEnd = createDriverFrontEnd(sampleRate);
     const rate = this.frontEnd.analysisRate;
+    const scale = this.frontEnd.sampleScale;
     this.frameSamples = rate / FPS;
-    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate);
+    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate, scale);
     this.silentHop = new Float32Array(this.features.hop);
-    this.pitch = new PitchTracker(rate);
+    this.pitch = new PitchTracker(rate, scale);
     this.mlp = new MlpRunner(weights);
     this.animator = new FrameAnimator(seed);
     const frontEndMs = (this.frontEnd.latencySamples / sampleRate) * 1000;
@@ -204,7 +205,7 @@ class StreamingDriver implements Driver {
     this.history.reset();
     this.pitch.reset();
     this.out = [];
-    this.frontEnd = createAnalysisFrontEnd(this.sampleRate);
+    this.frontEnd = createDriverFrontEnd(this.sampleRate);
     if (full) {
       this.features.reset();
       this.animator.reset();

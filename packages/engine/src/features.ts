@@ -132,10 +132,11 @@ interface AnalysisTables {
   bandScale: number;
 }
 
-const tablesByRate = new Map<number, AnalysisTables>();
+const tablesByRate = new Map<string, AnalysisTables>();
 
-function analysisTables(rate: number): AnalysisTables {
-  const cached = tablesByRate.get(rate);
+function analysisTables(rate: number, sampleScale: number): AnalysisTables {
+  const key = `${rate}/${sampleScale}`;
+  const cached = tablesByRate.get(key);
   if (cached) return cached;
   const windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
   // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
@@ -151,6 +152,8 @@ function analysisTables(rate: number): AnalysisTables {
     window[i] = w;
     windowPower += w * w;
   }
+  // The input's scale rides on the window (a power of two: exact, see createDriverFrontEnd).
+  if (sampleScale !== 1) for (let i = 0; i < windowLength; i++) window[i] = window[i]! * sampleScale;
   // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
   const energyScale = 2 / (size * windowPower);
   const lagCos = new Float32Array(lastBin + 1);
@@ -172,14 +175,16 @@ function analysisTables(rate: number): AnalysisTables {
     energyScale,
     bandScale: energyScale * (REFERENCE_BIN_HZ / binHz),
   };
-  tablesByRate.set(rate, tables);
+  tablesByRate.set(key, tables);
   return tables;
 }
 
 /**
  * Turns a float stream at an analysis rate (8000, 16000, 22050, 24000 or 32000 Hz) into feature
  * vectors, one per 20 ms hop. `push` calls `onHop(features, acoustics)` synchronously for each
- * completed hop; the arrays passed are reused, so copy what you keep.
+ * completed hop; the arrays passed are reused, so copy what you keep. The optional `sampleScale`
+ * (default 1) is what pushed samples are multiplied by to read as full scale ±1, e.g. 2^-15 for
+ * raw s16 values; powers of two give exactly the features of pre-scaled samples.
  */
 export class FeatureExtractor {
   /** The analysis rate. */
@@ -218,10 +223,11 @@ export class FeatureExtractor {
     private readonly onHop: (features: Float32Array, acoustics: HopAcoustics) => void,
     channelPrior?: ChannelPrior,
     rate: number = ANALYSIS_RATE,
+    sampleScale = 1,
   ) {
     this.rate = rate;
     this.hop = hopSamples(rate);
-    const t = analysisTables(rate);
+    const t = analysisTables(rate, sampleScale);
     this.windowLength = t.window.length;
     this.fft = t.fft;
     this.lastBin = t.lastBin;
@@ -262,7 +268,7 @@ export class FeatureExtractor {
     return this.hop - this.sinceHop;
   }
 
-  /** Feeds samples at the analysis rate (full scale ±1). */
+  /** Feeds samples at the analysis rate (full scale ±1, or ±1/sampleScale: see the constructor). */
   push(samples: Float32Array, from = 0, to = samples.length): void {
     const ring = this.ring;
     const length = this.windowLength;

@@ -40,6 +40,42 @@ export function createAnalysisFrontEnd(sampleRate: number): AnalysisFrontEnd {
     : new HalfbandDecimator(sampleRate);
 }
 
+/** A front end whose output still has to be multiplied by {@link sampleScale} to read as full scale ±1. */
+export interface ScaledAnalysisFrontEnd extends AnalysisFrontEnd {
+  /** 1, or 2^-15 when the s16 values are passed on unscaled. */
+  readonly sampleScale: number;
+}
+
+/**
+ * The driver's front end. At the rates analysed as they are, the s16 values go on unscaled (one
+ * native int16 → float32 copy instead of a multiply per sample) and the consumers fold the 2^-15
+ * into their constants: scaling by a power of two is exact, so the results are bit-identical.
+ */
+export function createDriverFrontEnd(sampleRate: number): ScaledAnalysisFrontEnd {
+  return analysisRateFor(sampleRate) === sampleRate
+    ? new S16Raw(sampleRate)
+    : new HalfbandDecimator(sampleRate);
+}
+
+/** s16 values as floats, not scaled (see {@link createDriverFrontEnd}). */
+class S16Raw implements ScaledAnalysisFrontEnd {
+  readonly latencySamples = 0;
+  readonly sampleScale = 1 / 32768;
+  private out = new Float32Array(1024);
+  constructor(readonly analysisRate: number) {}
+
+  push(samples: Int16Array): Float32Array {
+    const n = samples.length;
+    if (this.out.length < n) this.out = new Float32Array(Math.max(n, 2 * this.out.length));
+    this.out.set(samples);
+    return this.out.subarray(0, n);
+  }
+
+  flush(): Float32Array {
+    return new Float32Array(0);
+  }
+}
+
 class S16ToFloat implements AnalysisFrontEnd {
   readonly latencySamples = 0;
   private out = new Float32Array(1024);
@@ -95,8 +131,10 @@ export const HALFBAND_PAIRS = 6;
  * once input 2m + 2·pairs − 1 has arrived ({@link latencySamples}). Inputs before the stream start
  * read as silence.
  */
-export class HalfbandDecimator implements AnalysisFrontEnd {
+export class HalfbandDecimator implements ScaledAnalysisFrontEnd {
   readonly analysisRate: number;
+  /** The output is full scale ±1 already (the taps carry the 2^-15). */
+  readonly sampleScale = 1;
   readonly latencySamples: number;
   /** The odd-offset taps, scaled by 1/32768 so the history can hold raw s16 values. */
   private readonly taps: Float64Array;

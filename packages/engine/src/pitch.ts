@@ -39,15 +39,19 @@ export class PitchTracker {
   private y1 = 0;
   private y2 = 0;
 
-  /** @param inputRate rate of the samples passed to {@link push}. */
-  constructor(inputRate: number) {
+  /**
+   * @param inputRate rate of the samples passed to {@link push}.
+   * @param sampleScale what the samples are multiplied by to read as full scale ±1 (a power of two,
+   *   folded into the filter's numerator, so the result is the same as for pre-scaled samples).
+   */
+  constructor(inputRate: number, sampleScale = 1) {
     this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
     this.rate = inputRate / this.block;
     const w = Math.tan((Math.PI * CORNER_HZ) / this.rate);
     const q = Math.SQRT1_2;
     const n = 1 / (1 + w / q + w * w);
     // The block average's 1/block folds into the numerator.
-    this.b0 = (w * w * n) / this.block;
+    this.b0 = ((w * w * n) / this.block) * sampleScale;
     this.b1 = 2 * this.b0;
     this.b2 = this.b0;
     this.a1 = 2 * (w * w - 1) * n;
