@@ -57,18 +57,21 @@ export function createDriverFrontEnd(sampleRate: number): ScaledAnalysisFrontEnd
     : new HalfbandDecimator(sampleRate);
 }
 
+/** The output buffer of every {@link S16Raw}: one hot buffer instead of one per driver. */
+let rawScratch = new Float32Array(1024);
+
 /** s16 values as floats, not scaled (see {@link createDriverFrontEnd}). */
 class S16Raw implements ScaledAnalysisFrontEnd {
   readonly latencySamples = 0;
   readonly sampleScale = 1 / 32768;
-  private out = new Float32Array(1024);
   constructor(readonly analysisRate: number) {}
 
+  /** The returned view is reused by the next push of any driver's front end: the driver reads it at once. */
   push(samples: Int16Array): Float32Array {
     const n = samples.length;
-    if (this.out.length < n) this.out = new Float32Array(Math.max(n, 2 * this.out.length));
-    this.out.set(samples);
-    return this.out.subarray(0, n);
+    if (rawScratch.length < n) rawScratch = new Float32Array(Math.max(n, 2 * rawScratch.length));
+    rawScratch.set(samples);
+    return rawScratch.subarray(0, n);
   }
 
   flush(): Float32Array {
