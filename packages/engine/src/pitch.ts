@@ -38,11 +38,17 @@ export class PitchTracker {
   private x2 = 0;
   private y1 = 0;
   private y2 = 0;
+  /**
+   * Raw s16 input (sampleScale ≠ 1): block sums of integers are exact in any order, so they can
+   * use two accumulators; float input is summed strictly in order.
+   */
+  private readonly integerInput: boolean;
 
   /**
    * @param inputRate rate of the samples passed to {@link push}.
    * @param sampleScale what the samples are multiplied by to read as full scale ±1 (a power of two,
-   *   folded into the filter's numerator, so the result is the same as for pre-scaled samples).
+   *   folded into the filter's numerator, so the result is the same as for pre-scaled samples); any
+   *   value but 1 means the samples are raw s16 integers.
    */
   constructor(inputRate: number, sampleScale = 1) {
     this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
@@ -52,6 +58,7 @@ export class PitchTracker {
     const n = 1 / (1 + w / q + w * w);
     // The block average's 1/block folds into the numerator.
     this.b0 = ((w * w * n) / this.block) * sampleScale;
+    this.integerInput = sampleScale !== 1;
     this.b1 = 2 * this.b0;
     this.b2 = this.b0;
     this.a1 = 2 * (w * w - 1) * n;
@@ -73,7 +80,19 @@ export class PitchTracker {
     while (i < to) {
       const n = Math.min(to - i, block - phase);
       // Summed in input order, so the result does not depend on how the input was chunked.
-      for (let k = 0; k < n; k++) sum += samples[i + k]!;
+      if (this.integerInput) {
+        let even = 0;
+        let odd = 0;
+        let k = 0;
+        for (; k + 1 < n; k += 2) {
+          even += samples[i + k]!;
+          odd += samples[i + k + 1]!;
+        }
+        if (k < n) even += samples[i + k]!;
+        sum += even + odd;
+      } else {
+        for (let k = 0; k < n; k++) sum += samples[i + k]!;
+      }
       i += n;
       phase += n;
       if (phase === block) {
