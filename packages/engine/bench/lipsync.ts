@@ -76,7 +76,8 @@ async function warmUp(engine: BenchEngine, utterances: Utterance[]): Promise<voi
   for (const u of utterances) {
     const stream = await engine.open(u.sampleRate);
     const chunk = Math.round((u.sampleRate * CHUNK_MS) / 1000);
-    for (let i = 0; i < u.pcm.length; i += chunk) stream.push(u.pcm.subarray(i, Math.min(u.pcm.length, i + chunk)));
+    for (let i = 0; i < u.pcm.length; i += chunk)
+      stream.push(u.pcm.subarray(i, Math.min(u.pcm.length, i + chunk)));
     stream.end();
   }
 }
