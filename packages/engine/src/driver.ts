@@ -14,7 +14,7 @@ import {
 } from '@avatar-drive/core';
 import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
 import { FeatureExtractor, HOP_MS, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
-import { type AnalysisFrontEnd, createAnalysisFrontEnd } from './front-end.js';
+import { createDriverFrontEnd, type ScaledAnalysisFrontEnd } from './front-end.js';
 import { HopHistory } from './hop-history.js';
 import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
 import { PitchTracker } from './pitch.js';
@@ -120,7 +120,7 @@ class StreamingDriver implements Driver {
   private readonly history: HopHistory;
   private readonly mlp: MlpRunner;
   private readonly animator: FrameAnimator;
-  private frontEnd: AnalysisFrontEnd;
+  private frontEnd: ScaledAnalysisFrontEnd;
   /** Analysis samples per 25 fps frame. */
   private readonly frameSamples: number;
   private readonly silentHop: Float32Array;
@@ -139,6 +139,14 @@ class StreamingDriver implements Driver {
     noiseFloor: 0,
     f0: 0,
   }));
+  /** Per ring slot: the view of its posteriors, and the `upcoming` argument of the animator (made once, not per frame). */
+  private readonly posteriorViews: Float32Array[] = Array.from({ length: FRAME_RING }, (_, slot) =>
+    this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length),
+  );
+  private readonly upcoming = Array.from({ length: FRAME_RING }, (_, slot) => ({
+    posteriors: this.posteriorViews[slot]!,
+    acoustics: this.acoustics[slot]!,
+  }));
   private out: DriveFrame[] = [];
 
   constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights) {
@@ -151,12 +159,13 @@ class StreamingDriver implements Driver {
     this.weights = weights;
     const header = weights.header;
     this.history = new HopHistory(header.featureMean, header.featureStd);
-    this.frontEnd = createAnalysisFrontEnd(sampleRate);
+    this.frontEnd = createDriverFrontEnd(sampleRate);
     const rate = this.frontEnd.analysisRate;
+    const scale = this.frontEnd.sampleScale;
     this.frameSamples = rate / FPS;
-    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate);
+    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate, scale);
     this.silentHop = new Float32Array(this.features.hop);
-    this.pitch = new PitchTracker(rate);
+    this.pitch = new PitchTracker(rate, scale);
     this.mlp = new MlpRunner(weights);
     this.animator = new FrameAnimator(seed);
     const frontEndMs = (this.frontEnd.latencySamples / sampleRate) * 1000;
@@ -196,7 +205,7 @@ class StreamingDriver implements Driver {
     this.history.reset();
     this.pitch.reset();
     this.out = [];
-    this.frontEnd = createAnalysisFrontEnd(this.sampleRate);
+    this.frontEnd = createDriverFrontEnd(this.sampleRate);
     if (full) {
       this.features.reset();
       this.animator.reset();
@@ -252,7 +261,7 @@ class StreamingDriver implements Driver {
     acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
     acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples) : 0;
-    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
+    const posteriors = this.posteriorViews[slot]!;
     if (speechActivity(acoustics) > 0) {
       history.assemble(
         this.mlp.input,
@@ -272,15 +281,8 @@ class StreamingDriver implements Driver {
   private emit(k: number): DriveFrame {
     const slot = k % FRAME_RING;
     const next = (k + 1) % FRAME_RING;
-    const posteriors = this.posteriors.subarray(slot * VISEMES.length, (slot + 1) * VISEMES.length);
-    const upcoming =
-      this.futureFrames > 0
-        ? {
-            posteriors: this.posteriors.subarray(next * VISEMES.length, (next + 1) * VISEMES.length),
-            acoustics: this.acoustics[next]!,
-          }
-        : null;
-    return this.animator.frame(k, posteriors, this.acoustics[slot]!, upcoming);
+    const upcoming = this.futureFrames > 0 ? this.upcoming[next]! : null;
+    return this.animator.frame(k, this.posteriorViews[slot]!, this.acoustics[slot]!, upcoming);
   }
 }
 

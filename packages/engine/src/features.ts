@@ -114,9 +114,77 @@ export function hopSamples(rate: number): number {
 }
 
 /**
+ * What every extractor at one analysis rate reads but never writes (window, mel rows, transform
+ * tables) plus the per-hop scratch (the transform's buffers, power), which `computeHop` fills and consumes in one
+ * synchronous call. Shared by all extractors of that rate: a service interleaves hundreds of
+ * drivers on one thread, and one copy each (≈ 10 KB at 24 kHz) crowded the CPU caches.
+ */
+interface AnalysisTables {
+  fft: RealFft;
+  lastBin: number;
+  power: Float32Array;
+  window: Float32Array;
+  lagCos: Float32Array;
+  melStart: Int32Array;
+  melOffset: Int32Array;
+  melWeights: Float32Array;
+  energyScale: number;
+  bandScale: number;
+}
+
+const tablesByRate = new Map<string, AnalysisTables>();
+
+function analysisTables(rate: number, sampleScale: number): AnalysisTables {
+  const key = `${rate}/${sampleScale}`;
+  const cached = tablesByRate.get(key);
+  if (cached) return cached;
+  const windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
+  // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
+  let size = 16;
+  while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
+  const fft = new RealFft(size);
+  const binHz = rate / size;
+  const lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));
+  const window = new Float32Array(windowLength);
+  let windowPower = 0;
+  for (let i = 0; i < windowLength; i++) {
+    const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / windowLength);
+    window[i] = w;
+    windowPower += w * w;
+  }
+  // The input's scale rides on the window (a power of two: exact, see createDriverFrontEnd).
+  if (sampleScale !== 1) for (let i = 0; i < windowLength; i++) window[i] = window[i]! * sampleScale;
+  // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
+  const energyScale = 2 / (size * windowPower);
+  const lagCos = new Float32Array(lastBin + 1);
+  for (let k = 0; k <= lastBin; k++) lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
+  const filters = melFilters(binHz, lastBin);
+  const melOffset = new Int32Array(MEL_BANDS + 1);
+  for (let b = 0; b < MEL_BANDS; b++) melOffset[b + 1] = melOffset[b]! + filters.weights[b]!.length;
+  const melWeights = new Float32Array(melOffset[MEL_BANDS]!);
+  for (let b = 0; b < MEL_BANDS; b++) melWeights.set(filters.weights[b]!, melOffset[b]!);
+  const tables: AnalysisTables = {
+    fft,
+    lastBin,
+    power: new Float32Array(fft.bins),
+    window,
+    lagCos,
+    melStart: filters.start,
+    melOffset,
+    melWeights,
+    energyScale,
+    bandScale: energyScale * (REFERENCE_BIN_HZ / binHz),
+  };
+  tablesByRate.set(key, tables);
+  return tables;
+}
+
+/**
  * Turns a float stream at an analysis rate (8000, 16000, 22050, 24000 or 32000 Hz) into feature
  * vectors, one per 20 ms hop. `push` calls `onHop(features, acoustics)` synchronously for each
- * completed hop; the arrays passed are reused, so copy what you keep.
+ * completed hop; the arrays passed are reused, so copy what you keep. The optional `sampleScale`
+ * (default 1) is what pushed samples are multiplied by to read as full scale ±1, e.g. 2^-15 for
+ * raw s16 values; powers of two give exactly the features of pre-scaled samples.
  */
 export class FeatureExtractor {
   /** The analysis rate. */
@@ -129,7 +197,6 @@ export class FeatureExtractor {
   private readonly lastBin: number;
   /** Last window of samples, written twice (at p and p + window) so any window is contiguous. */
   private readonly ring: Float32Array;
-  private readonly frame: Float32Array;
   private readonly power: Float32Array;
   private readonly window: Float32Array;
   /** cos(2π f_k / 16 kHz) per bin: the lag-1 autocorrelation weights of the spectral ZCR. */
@@ -156,39 +223,23 @@ export class FeatureExtractor {
     private readonly onHop: (features: Float32Array, acoustics: HopAcoustics) => void,
     channelPrior?: ChannelPrior,
     rate: number = ANALYSIS_RATE,
+    sampleScale = 1,
   ) {
     this.rate = rate;
     this.hop = hopSamples(rate);
-    this.windowLength = Math.round((rate * WINDOW) / ANALYSIS_RATE);
-    // The shortest transform (2^k or 3·2^k) whose bins are at most the reference spacing apart.
-    let size = 16;
-    while (rate / size > REFERENCE_BIN_HZ + 1e-9 || !isFftSize(size)) size++;
-    this.fft = new RealFft(size);
-    const binHz = rate / size;
-    this.lastBin = Math.min(size / 2, Math.floor(FEATURE_BAND_HZ / binHz + 1e-9));
+    const t = analysisTables(rate, sampleScale);
+    this.windowLength = t.window.length;
+    this.fft = t.fft;
+    this.lastBin = t.lastBin;
     this.ring = new Float32Array(2 * this.windowLength);
-    this.frame = new Float32Array(size);
-    this.power = new Float32Array(this.fft.bins);
-    this.window = new Float32Array(this.windowLength);
-    let windowPower = 0;
-    for (let i = 0; i < this.windowLength; i++) {
-      const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / this.windowLength);
-      this.window[i] = w;
-      windowPower += w * w;
-    }
-    // Σ|X|² over the one-sided spectrum ≈ (N/2)·Σ(xw)²: scale so energy reads as mean square.
-    this.energyScale = 2 / (size * windowPower);
-    this.bandScale = this.energyScale * (REFERENCE_BIN_HZ / binHz);
-    this.lagCos = new Float32Array(this.lastBin + 1);
-    for (let k = 0; k <= this.lastBin; k++)
-      this.lagCos[k] = Math.cos((2 * Math.PI * k * binHz) / ANALYSIS_RATE);
-    const filters = melFilters(binHz, this.lastBin);
-    this.melStart = filters.start;
-    this.melOffset = new Int32Array(MEL_BANDS + 1);
-    for (let b = 0; b < MEL_BANDS; b++)
-      this.melOffset[b + 1] = this.melOffset[b]! + filters.weights[b]!.length;
-    this.melWeights = new Float32Array(this.melOffset[MEL_BANDS]!);
-    for (let b = 0; b < MEL_BANDS; b++) this.melWeights.set(filters.weights[b]!, this.melOffset[b]!);
+    this.power = t.power;
+    this.window = t.window;
+    this.energyScale = t.energyScale;
+    this.bandScale = t.bandScale;
+    this.lagCos = t.lagCos;
+    this.melStart = t.melStart;
+    this.melOffset = t.melOffset;
+    this.melWeights = t.melWeights;
     this.prior = new Float32Array(MEL_BANDS);
     if (channelPrior) for (let b = 0; b < MEL_BANDS; b++) this.prior[b] = channelPrior[b] ?? 0;
     this.reset();
@@ -217,7 +268,7 @@ export class FeatureExtractor {
     return this.hop - this.sinceHop;
   }
 
-  /** Feeds samples at the analysis rate (full scale ±1). */
+  /** Feeds samples at the analysis rate (full scale ±1, or ±1/sampleScale: see the constructor). */
   push(samples: Float32Array, from = 0, to = samples.length): void {
     const ring = this.ring;
     const length = this.windowLength;
@@ -246,24 +297,43 @@ export class FeatureExtractor {
   }
 
   private computeHop(): void {
-    const frame = this.frame;
     const buf = this.ring;
     const win = this.window;
-    const size = frame.length;
+    const size = this.fft.size;
     const length = this.windowLength;
     // The window is buf[start, start + length) (the ring is mirrored, so it is contiguous); samples
     // past the FFT size fold back onto the start.
     const start = this.writePos;
     const folded = Math.max(0, length - size);
-    for (let i = 0; i < folded; i++) {
-      frame[i] = buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!;
-    }
     const direct = Math.min(size, length);
-    for (let i = folded; i < direct; i++) frame[i] = buf[start + i]! * win[i]!;
-    for (let i = direct; i < size; i++) frame[i] = 0;
+    // Windowed samples go straight to the transform's input slots, rounded to float32 as a
+    // Float32Array frame would hold them (same values, one pass less).
+    const fft = this.fft;
+    const re = fft.re;
+    const im = fft.im;
+    const order = fft.inputOrder;
+    const half = size >> 1;
+    for (let n = 0; n < half; n++) {
+      const i = 2 * n;
+      const a =
+        i < folded
+          ? buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!
+          : i < direct
+            ? buf[start + i]! * win[i]!
+            : 0;
+      const b =
+        i + 1 < folded
+          ? buf[start + i + 1]! * win[i + 1]! + buf[start + i + 1 + size]! * win[i + 1 + size]!
+          : i + 1 < direct
+            ? buf[start + i + 1]! * win[i + 1]!
+            : 0;
+      const j = order[n]!;
+      re[j] = Math.fround(a);
+      im[j] = Math.fround(b);
+    }
     const power = this.power;
     const lastBin = this.lastBin;
-    this.fft.power(frame, power, lastBin);
+    fft.powerOfLoaded(power, lastBin);
     const scale = this.energyScale;
     const lagCos = this.lagCos;
     let total = 0;

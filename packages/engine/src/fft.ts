@@ -15,8 +15,14 @@ export class RealFft {
   private readonly radix: number;
   /** Length of each power-of-two sub-transform. */
   private readonly sub: number;
-  private readonly re: Float64Array;
-  private readonly im: Float64Array;
+  /** Real and imaginary parts of the half-length transform (input, then output, in place). */
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+  /**
+   * Where complex input n (frame[2n] + i·frame[2n+1]) goes in {@link re}/{@link im}: sub-transform
+   * n mod radix, bit-reversed. Lets a caller load its frame straight into place ({@link powerOfLoaded}).
+   */
+  readonly inputOrder: Uint32Array;
   private readonly bitReverse: Uint32Array;
   private readonly cosSub: Float64Array;
   private readonly sinSub: Float64Array;
@@ -47,6 +53,9 @@ export class RealFft {
       for (let b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
       this.bitReverse[i] = r;
     }
+    this.inputOrder = new Uint32Array(m);
+    for (let n = 0; n < m; n++)
+      this.inputOrder[n] = (n % radix) * p + this.bitReverse[Math.floor(n / radix)]!;
     this.cosSub = new Float64Array(p >> 1);
     this.sinSub = new Float64Array(p >> 1);
     for (let i = 0; i < p >> 1; i++) {
@@ -76,23 +85,28 @@ export class RealFft {
    * into `out`.
    */
   power(frame: Float32Array, out: Float32Array, lastBin = this.half): void {
+    const re = this.re;
+    const im = this.im;
+    const order = this.inputOrder;
+    for (let n = 0; n < this.half; n++) {
+      const j = order[n]!;
+      re[j] = frame[2 * n]!;
+      im[j] = frame[2 * n + 1]!;
+    }
+    this.powerOfLoaded(out, lastBin);
+  }
+
+  /**
+   * {@link power} of the frame already loaded into {@link re}/{@link im} at {@link inputOrder}
+   * (their contents are consumed).
+   */
+  powerOfLoaded(out: Float32Array, lastBin = this.half): void {
     const m = this.half;
     const re = this.re;
     const im = this.im;
-    const rev = this.bitReverse;
     const radix = this.radix;
     const p = this.sub;
-    // z[n] = frame[2n] + i·frame[2n+1]; sub-transform r takes z[radix·q + r], stored bit-reversed.
-    for (let r = 0; r < radix; r++) {
-      const base = r * p;
-      for (let q = 0; q < p; q++) {
-        const n = 2 * (radix * q + r);
-        const j = base + rev[q]!;
-        re[j] = frame[n]!;
-        im[j] = frame[n + 1]!;
-      }
-      this.transform(base);
-    }
+    for (let r = 0; r < radix; r++) this.transform(r * p);
     if (radix === 3) this.joinRadix3();
     // Split: X[k] = (Z[k] + conj Z[m-k]) / 2 + W^k (Z[k] - conj Z[m-k]) / 2i.
     const cf = this.cosFull;

@@ -61,14 +61,17 @@ export class HopHistory {
     const feats = this.features;
     const dim = FEATURE_DIM;
     let o = 0;
-    for (const [from, to] of context) {
+    for (let c = 0; c < context.length; c++) {
+      const from = context[c]![0];
+      const to = context[c]![1];
       const n = to - from + 1;
       const scale = 1 / n;
-      for (let i = 0; i < dim; i++) out[o + i] = 0;
+      // The first hop is copied (0 + x is x), the others added in order.
       for (let h = base + from; h <= base + to; h++) {
         const idx = h < 0 ? 0 : Math.min(h, newest);
         const src = (idx % CAPACITY) * dim;
-        for (let i = 0; i < dim; i++) out[o + i] = out[o + i]! + feats[src + i]!;
+        if (h === base + from) for (let i = 0; i < dim; i++) out[o + i] = feats[src + i]!;
+        else for (let i = 0; i < dim; i++) out[o + i] = out[o + i]! + feats[src + i]!;
       }
       if (n > 1) for (let i = 0; i < dim; i++) out[o + i] = out[o + i]! * scale;
       o += dim;

@@ -150,7 +150,6 @@ export function base64ToBytes(base64: string): Uint8Array {
   return bytes;
 }
 
-/** Runs the MLP: ReLU hidden layers, softmax output. Preallocated; `run` allocates nothing. */
 /**
  * The float64 copies of each model's parameters, shared by every runner of that model: a service
  * holds hundreds of drivers, and one copy per driver (≈ 85 KB each) would crowd the CPU caches.
@@ -169,6 +168,12 @@ function widen(model: ModelWeights): { weights: Float64Array[]; biases: Float64A
   return widened;
 }
 
+const sharedActivations = new WeakMap<ModelWeights, Float32Array[]>();
+
+/**
+ * Runs the model. Runners of the same weights share their input and activation buffers: fill
+ * {@link input} and call {@link run} without running another runner of the model in between.
+ */
 export class MlpRunner {
   /** The input vector to fill before {@link run}. */
   readonly input: Float32Array;
@@ -184,7 +189,14 @@ export class MlpRunner {
 
   constructor(model: ModelWeights) {
     const sizes = model.header.layers;
-    this.activations = sizes.map((n) => new Float32Array(n));
+    // Activations are scratch, filled and read within one synchronous run: every runner of a model
+    // shares one set (fewer cache lines per driver when hundreds are interleaved).
+    let activations = sharedActivations.get(model);
+    if (activations === undefined) {
+      activations = sizes.map((n) => new Float32Array(n));
+      sharedActivations.set(model, activations);
+    }
+    this.activations = activations;
     this.input = this.activations[0]!;
     this.output = this.activations[sizes.length - 1]!;
     const widened = widen(model);

@@ -113,6 +113,17 @@ const POSE_MATRIX = (() => {
   return m;
 })();
 
+/** MOUTH_CHANNELS as an Int32Array, and POSE_MATRIX restricted to them (viseme × channel, row-major). */
+const CHANNELS = Int32Array.from(MOUTH_CHANNELS);
+const CHANNEL_COUNT = CHANNELS.length;
+const COMPACT_POSES = (() => {
+  const m = new Float32Array(VISEMES.length * CHANNEL_COUNT);
+  for (let v = 0; v < VISEMES.length; v++)
+    for (let k = 0; k < CHANNEL_COUNT; k++) m[v * CHANNEL_COUNT + k] = POSE_MATRIX[v * 52 + CHANNELS[k]!]!;
+  return m;
+})();
+const MIX_SCRATCH = new Float32Array(CHANNEL_COUNT);
+
 const PP = VISEMES.indexOf('PP');
 const JAW = ARKIT_INDEX.jawOpen;
 const CLOSE = ARKIT_INDEX.mouthClose;
@@ -130,13 +141,17 @@ export function mixMouth(
   loudness: number,
   expression: Float32Array,
 ): void {
-  for (const c of MOUTH_CHANNELS) expression[c] = 0;
+  // Accumulated in a contiguous float32 scratch (the same float32 rounding after each add as in
+  // `expression`), over the compacted pose rows: no index indirection in the inner loop.
+  const acc = MIX_SCRATCH;
+  acc.fill(0);
   for (let v = 1; v < VISEMES.length; v++) {
     const w = visemes[v]!;
     if (w <= 1e-4) continue;
-    const row = v * 52;
-    for (const c of MOUTH_CHANNELS) expression[c] = expression[c]! + w * POSE_MATRIX[row + c]!;
+    const row = v * CHANNEL_COUNT;
+    for (let k = 0; k < CHANNEL_COUNT; k++) acc[k] = acc[k]! + w * COMPACT_POSES[row + k]!;
   }
+  for (let k = 0; k < CHANNEL_COUNT; k++) expression[CHANNELS[k]!] = acc[k]!;
   expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);
   // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
   const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));
@@ -145,5 +160,8 @@ export function mixMouth(
     expression[CLOSE] = Math.max(expression[CLOSE]!, 0.85 * closure);
     expression[PUFF] = 0.2 * closure * loudness;
   }
-  for (const c of MOUTH_CHANNELS) expression[c] = Math.min(1, Math.max(0, expression[c]!));
+  for (let k = 0; k < CHANNEL_COUNT; k++) {
+    const c = CHANNELS[k]!;
+    expression[c] = Math.min(1, Math.max(0, expression[c]!));
+  }
 }

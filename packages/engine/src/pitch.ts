@@ -38,16 +38,27 @@ export class PitchTracker {
   private x2 = 0;
   private y1 = 0;
   private y2 = 0;
+  /**
+   * Raw s16 input (sampleScale ≠ 1): block sums of integers are exact in any order, so they can
+   * use two accumulators; float input is summed strictly in order.
+   */
+  private readonly integerInput: boolean;
 
-  /** @param inputRate rate of the samples passed to {@link push}. */
-  constructor(inputRate: number) {
+  /**
+   * @param inputRate rate of the samples passed to {@link push}.
+   * @param sampleScale what the samples are multiplied by to read as full scale ±1 (a power of two,
+   *   folded into the filter's numerator, so the result is the same as for pre-scaled samples); any
+   *   value but 1 means the samples are raw s16 integers.
+   */
+  constructor(inputRate: number, sampleScale = 1) {
     this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
     this.rate = inputRate / this.block;
     const w = Math.tan((Math.PI * CORNER_HZ) / this.rate);
     const q = Math.SQRT1_2;
     const n = 1 / (1 + w / q + w * w);
     // The block average's 1/block folds into the numerator.
-    this.b0 = (w * w * n) / this.block;
+    this.b0 = ((w * w * n) / this.block) * sampleScale;
+    this.integerInput = sampleScale !== 1;
     this.b1 = 2 * this.b0;
     this.b2 = this.b0;
     this.a1 = 2 * (w * w - 1) * n;
@@ -69,7 +80,19 @@ export class PitchTracker {
     while (i < to) {
       const n = Math.min(to - i, block - phase);
       // Summed in input order, so the result does not depend on how the input was chunked.
-      for (let k = 0; k < n; k++) sum += samples[i + k]!;
+      if (this.integerInput) {
+        let even = 0;
+        let odd = 0;
+        let k = 0;
+        for (; k + 1 < n; k += 2) {
+          even += samples[i + k]!;
+          odd += samples[i + k + 1]!;
+        }
+        if (k < n) even += samples[i + k]!;
+        sum += even + odd;
+      } else {
+        for (let k = 0; k < n; k++) sum += samples[i + k]!;
+      }
       i += n;
       phase += n;
       if (phase === block) {
@@ -117,26 +140,49 @@ export class PitchTracker {
     // Energy of the lagged span, slid one sample per lag instead of recomputed.
     let el = 0;
     for (let t = MAX_LAG - MIN_LAG; t < length - MIN_LAG; t++) el += x[t]! * x[t]!;
-    for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
-      if (lag > MIN_LAG) {
-        const enter = x[MAX_LAG - lag]!;
-        const leave = x[length - lag]!;
-        el += enter * enter - leave * leave;
-      }
+    // Two lags per pass share the loads of x[t] (four independent sums instead of two); each lag's
+    // sums run over the same terms in the same order as one lag at a time.
+    for (let lag = MIN_LAG; lag <= MAX_LAG; lag += 2) {
+      const pair = lag + 1 <= MAX_LAG;
       let c0 = 0;
       let c1 = 0;
+      let d0 = 0;
+      let d1 = 0;
       let t = MAX_LAG;
-      for (; t + 1 < length; t += 2) {
-        c0 += x[t]! * x[t - lag]!;
-        c1 += x[t + 1]! * x[t + 1 - lag]!;
+      if (pair) {
+        for (; t + 1 < length; t += 2) {
+          const x0 = x[t]!;
+          const x1 = x[t + 1]!;
+          c0 += x0 * x[t - lag]!;
+          c1 += x1 * x[t + 1 - lag]!;
+          d0 += x0 * x[t - lag - 1]!;
+          d1 += x1 * x[t - lag]!;
+        }
+        if (t < length) {
+          c0 += x[t]! * x[t - lag]!;
+          d0 += x[t]! * x[t - lag - 1]!;
+        }
+      } else {
+        for (; t + 1 < length; t += 2) {
+          c0 += x[t]! * x[t - lag]!;
+          c1 += x[t + 1]! * x[t + 1 - lag]!;
+        }
+        if (t < length) c0 += x[t]! * x[t - lag]!;
       }
-      if (t < length) c0 += x[t]! * x[t - lag]!;
-      const cross = c0 + c1;
-      const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
-      scores[lag] = r;
-      if (r > best) {
-        best = r;
-        bestLag = lag;
+      for (let k = 0; k < (pair ? 2 : 1); k++) {
+        const l = lag + k;
+        if (l > MIN_LAG) {
+          const enter = x[MAX_LAG - l]!;
+          const leave = x[length - l]!;
+          el += enter * enter - leave * leave;
+        }
+        const cross = k === 0 ? c0 + c1 : d0 + d1;
+        const r = el > 1e-12 ? cross / Math.sqrt(e0 * el) : 0;
+        scores[l] = r;
+        if (r > best) {
+          best = r;
+          bestLag = l;
+        }
       }
     }
     // Prefer the shortest period close to the best one (avoids octave-down errors).
