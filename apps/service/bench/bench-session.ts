@@ -12,7 +12,7 @@ import {
   type ScannedMessage,
   scanServerMessage,
 } from './drive-messages.js';
-import type { Samples } from './samples.js';
+import { Samples } from './samples.js';
 
 export const CHUNK_MS = 20;
 export const FRAME_MS = 40;
@@ -29,6 +29,17 @@ export interface SessionStats {
   utteranceFrames: Samples;
   /** Utterances whose end arrived with another frame count than `expectedFrames`. */
   incomplete: number;
+}
+
+/** Empty per-step statistics. */
+export function newStats(): SessionStats {
+  return {
+    lateness: new Samples(),
+    firstFrame: new Samples(),
+    errors: 0,
+    utteranceFrames: new Samples(),
+    incomplete: 0,
+  };
 }
 
 export interface SessionOptions {

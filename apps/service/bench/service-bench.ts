@@ -41,7 +41,7 @@ import { parseArgs } from 'node:util';
 import { generateApiKey, hashApiKey } from '../src/credentials/api-keys.js';
 import { makeGlb } from '../test/support/glb.js';
 import { TestRedis } from '../test/support/redis-server.js';
-import type { BenchSession, SessionOptions, SessionStats } from './bench-session.js';
+import { type BenchSession, newStats, type SessionOptions, type SessionStats } from './bench-session.js';
 import { audioTemplates, configureMessage, framedTemplates } from './drive-messages.js';
 import { RawBenchSession } from './raw-session.js';
 import { Samples } from './samples.js';
@@ -314,16 +314,6 @@ async function engineMsPerAudioSecond(service: Service): Promise<number> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const match = /^avatar_drive_engine_cpu_seconds_per_audio_second\{[^}]*\} (\S+)$/m.exec(text);
   return match ? Number(match[1]) * 1000 : Number.NaN;
-}
-
-function newStats(): SessionStats {
-  return {
-    lateness: new Samples(),
-    firstFrame: new Samples(),
-    errors: 0,
-    utteranceFrames: new Samples(),
-    incomplete: 0,
-  };
 }
 
 /** What each kind of client sends: the same messages, framed by the bench or by ws. */

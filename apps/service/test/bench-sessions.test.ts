@@ -3,10 +3,14 @@
  * handshake and framing) must see what the ws client sees.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BenchSession, SessionOptions, SessionStats } from '../bench/bench-session.js';
+import {
+  type BenchSession,
+  newStats,
+  type SessionOptions,
+  type SessionStats,
+} from '../bench/bench-session.js';
 import { audioTemplates, configureMessage, framedTemplates } from '../bench/drive-messages.js';
 import { RawBenchSession } from '../bench/raw-session.js';
-import { Samples } from '../bench/samples.js';
 import { clientFrame, OPCODE_BINARY } from '../bench/websocket-frames.js';
 import { WsBenchSession } from '../bench/ws-session.js';
 import type { RunningService } from '../src/service.js';
@@ -37,16 +41,6 @@ afterAll(async () => {
 /** 400 ms utterances: 20 chunks of 20 ms, 10 frames at 25 fps. */
 const audio = audioTemplates(tone(400, 16000), 320);
 const configure = configureMessage(16000);
-
-function stats(): SessionStats {
-  return {
-    lateness: new Samples(),
-    firstFrame: new Samples(),
-    errors: 0,
-    utteranceFrames: new Samples(),
-    incomplete: 0,
-  };
-}
 
 function open(kind: 'raw' | 'ws', token: string, s: SessionStats, target = service): BenchSession {
   const options: SessionOptions =
@@ -86,7 +80,7 @@ describe('bench sessions', () => {
   it.each(['raw', 'ws'] as const)(
     '%s: every utterance gets its 10 frames, timed, then end; pings are answered',
     async (kind) => {
-      const all = [stats(), stats()];
+      const all = [newStats(), newStats()];
       const sessions = await Promise.all(
         all.map(async (s) => {
           const session = open(kind, await mintToken(service), s);
@@ -115,9 +109,9 @@ describe('bench sessions', () => {
     '%s: a refused upgrade fails the session with the HTTP status',
     async (kind) => {
       const token = await mintToken(service);
-      const first = open(kind, token, stats());
+      const first = open(kind, token, newStats());
       await first.ready;
-      const second = open(kind, token, stats()); // tokens are single-use
+      const second = open(kind, token, newStats()); // tokens are single-use
       await expect(second.ready).rejects.toThrow(/401/);
       first.close();
     },
@@ -125,7 +119,7 @@ describe('bench sessions', () => {
 
   it('raw: a session the service closes counts as an error', async () => {
     const own = await startTestService({ avatarsDir: await makeAvatarsDir(), standIn: true });
-    const s = stats();
+    const s = newStats();
     const session = open('raw', await mintToken(own), s, own);
     await session.ready;
     // Closing the service closes its live sessions from the service side.
