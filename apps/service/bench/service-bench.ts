@@ -571,7 +571,7 @@ for (const mode of MODES) {
     console.log(
       `${mode} (${kind} client): most sessions held with p99 frame lateness < 40 ms and no errors: ${best ? best.sessions : 'none of the steps'}` +
         (best
-          ? ` (first frame p50 ${best.firstFrameP50.toFixed(0)} ms, p99 ${best.firstFrameP99.toFixed(0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
+          ? ` (first frame p50 ${fmt(best.firstFrameP50, 0)} ms, p99 ${fmt(best.firstFrameP99, 0)} ms; load ${fmt(best.loadStart)}→${fmt(best.loadEnd)})`
           : ''),
     );
     // CPU per session barely depends on how much CPU the machine's other work left the service, so
