@@ -296,6 +296,16 @@ export class FeatureExtractor {
     this.sinceHop = since;
   }
 
+  /** Windowed (and folded) sample `i` of the transform's input, rounded to float32. */
+  private windowedAt(i: number, folded: number, direct: number): number {
+    const buf = this.ring;
+    const win = this.window;
+    const start = this.writePos;
+    const size = this.fft.size;
+    if (i < folded) return Math.fround(buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!);
+    return i < direct ? Math.fround(buf[start + i]! * win[i]!) : 0;
+  }
+
   private computeHop(): void {
     const buf = this.ring;
     const win = this.window;
@@ -313,23 +323,36 @@ export class FeatureExtractor {
     const im = fft.im;
     const order = fft.inputOrder;
     const half = size >> 1;
-    for (let n = 0; n < half; n++) {
-      const i = 2 * n;
-      const a =
-        i < folded
-          ? buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!
-          : i < direct
-            ? buf[start + i]! * win[i]!
-            : 0;
-      const b =
-        i + 1 < folded
-          ? buf[start + i + 1]! * win[i + 1]! + buf[start + i + 1 + size]! * win[i + 1 + size]!
-          : i + 1 < direct
-            ? buf[start + i + 1]! * win[i + 1]!
-            : 0;
+    // Three runs of sample pairs, so the loops carry no per-sample branch: both samples folded,
+    // both direct, both past the window (zero). A pair straddling a boundary (odd `folded` or
+    // `direct`) goes through `windowedAt`, which does the same arithmetic sample by sample.
+    const foldPairs = folded >> 1;
+    const directPairs = direct >> 1;
+    let n = 0;
+    for (; n < foldPairs; n++) {
+      const i = start + 2 * n;
+      const w = 2 * n;
       const j = order[n]!;
-      re[j] = Math.fround(a);
-      im[j] = Math.fround(b);
+      re[j] = Math.fround(buf[i]! * win[w]! + buf[i + size]! * win[w + size]!);
+      im[j] = Math.fround(buf[i + 1]! * win[w + 1]! + buf[i + 1 + size]! * win[w + 1 + size]!);
+    }
+    if (folded & 1) {
+      const j = order[n]!;
+      re[j] = this.windowedAt(2 * n, folded, direct);
+      im[j] = this.windowedAt(2 * n + 1, folded, direct);
+      n++;
+    }
+    for (; n < directPairs; n++) {
+      const i = start + 2 * n;
+      const w = 2 * n;
+      const j = order[n]!;
+      re[j] = Math.fround(buf[i]! * win[w]!);
+      im[j] = Math.fround(buf[i + 1]! * win[w + 1]!);
+    }
+    for (; n < half; n++) {
+      const j = order[n]!;
+      re[j] = this.windowedAt(2 * n, folded, direct);
+      im[j] = this.windowedAt(2 * n + 1, folded, direct);
     }
     const power = this.power;
     const lastBin = this.lastBin;

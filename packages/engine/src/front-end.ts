@@ -193,42 +193,38 @@ export class HalfbandDecimator implements ScaledAnalysisFrontEnd {
     const t4 = taps[4]!;
     const t5 = taps[5]!;
     let c = this.centre - start;
-    // Unrolled for HALFBAND_PAIRS = 6; two partial sums shorten the dependency chain. Two outputs
-    // per pass share the odd-offset loads (15 loads for two outputs instead of 26), each output
-    // summed exactly as on its own.
-    let m = 0;
-    for (; m + 1 < count; m += 2, c += 4) {
-      const m11 = buf[c - 11]!;
-      const m9 = buf[c - 9]!;
-      const m7 = buf[c - 7]!;
-      const m5 = buf[c - 5]!;
-      const m3 = buf[c - 3]!;
-      const m1 = buf[c - 1]!;
-      const p1 = buf[c + 1]!;
-      const p3 = buf[c + 3]!;
-      const p5 = buf[c + 5]!;
-      const p7 = buf[c + 7]!;
-      const p9 = buf[c + 9]!;
-      const p11 = buf[c + 11]!;
-      const p13 = buf[c + 13]!;
-      const a0 = half * buf[c]! + t0 * (m1 + p1) + t2 * (m5 + p5) + t4 * (m9 + p9);
-      const b0 = t1 * (m3 + p3) + t3 * (m7 + p7) + t5 * (m11 + p11);
-      out[m] = a0 + b0;
-      const a1 = half * buf[c + 2]! + t0 * (p1 + p3) + t2 * (m3 + p7) + t4 * (m7 + p11);
-      const b1 = t1 * (m1 + p5) + t3 * (m5 + p9) + t5 * (m9 + p13);
-      out[m + 1] = a1 + b1;
-    }
-    if (m < count) {
-      const a =
-        half * buf[c]! +
-        t0 * (buf[c - 1]! + buf[c + 1]!) +
-        t2 * (buf[c - 5]! + buf[c + 5]!) +
-        t4 * (buf[c - 9]! + buf[c + 9]!);
-      const b =
-        t1 * (buf[c - 3]! + buf[c + 3]!) +
-        t3 * (buf[c - 7]! + buf[c + 7]!) +
-        t5 * (buf[c - 11]! + buf[c + 11]!);
-      out[m] = a + b;
+    // Unrolled for HALFBAND_PAIRS = 6; two partial sums shorten the dependency chain. The twelve
+    // odd-offset inputs an output reads are carried in locals from one output to the next (ten of
+    // them are the next output's too), so each output loads one new odd input and its centre.
+    if (count > 0) {
+      let m11 = buf[c - 11]!;
+      let m9 = buf[c - 9]!;
+      let m7 = buf[c - 7]!;
+      let m5 = buf[c - 5]!;
+      let m3 = buf[c - 3]!;
+      let m1 = buf[c - 1]!;
+      let p1 = buf[c + 1]!;
+      let p3 = buf[c + 3]!;
+      let p5 = buf[c + 5]!;
+      let p7 = buf[c + 7]!;
+      let p9 = buf[c + 9]!;
+      for (let m = 0; m < count; m++, c += 2) {
+        const p11 = buf[c + 11]!;
+        const a = half * buf[c]! + t0 * (m1 + p1) + t2 * (m5 + p5) + t4 * (m9 + p9);
+        const b = t1 * (m3 + p3) + t3 * (m7 + p7) + t5 * (m11 + p11);
+        out[m] = a + b;
+        m11 = m9;
+        m9 = m7;
+        m7 = m5;
+        m5 = m3;
+        m3 = m1;
+        m1 = p1;
+        p1 = p3;
+        p3 = p5;
+        p5 = p7;
+        p7 = p9;
+        p9 = p11;
+      }
     }
     this.centre += 2 * count;
     // Keep the `reach` inputs before the next centre and everything after.

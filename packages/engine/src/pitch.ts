@@ -75,34 +75,24 @@ export class PitchTracker {
 
   push(samples: Float32Array, from = 0, to = samples.length): void {
     const block = this.block;
-    let { phase, sum } = this;
+    const integer = this.integerInput;
     let i = from;
-    while (i < to) {
-      const n = Math.min(to - i, block - phase);
-      // Summed in input order, so the result does not depend on how the input was chunked.
-      if (this.integerInput) {
-        let even = 0;
-        let odd = 0;
-        let k = 0;
-        for (; k + 1 < n; k += 2) {
-          even += samples[i + k]!;
-          odd += samples[i + k + 1]!;
-        }
-        if (k < n) even += samples[i + k]!;
-        sum += even + odd;
-      } else {
-        for (let k = 0; k < n; k++) sum += samples[i + k]!;
-      }
-      i += n;
-      phase += n;
-      if (phase === block) {
-        this.decimate(sum);
-        phase = 0;
-        sum = 0;
-      }
+    // Finish the block in progress, then whole blocks, then start the next one. Each block is
+    // summed in input order, piece by piece where a chunk boundary splits it, so the result does
+    // not depend on how the input was chunked.
+    if (this.phase > 0) {
+      const end = Math.min(to, i + block - this.phase);
+      this.sum = integer ? this.sum + integerSum(samples, i, end) : orderedSum(samples, i, end, this.sum);
+      this.phase += end - i;
+      i = end;
+      if (this.phase < block) return;
+      this.decimate(this.sum);
     }
-    this.phase = phase;
-    this.sum = sum;
+    for (; i + block <= to; i += block) {
+      this.decimate(integer ? integerSum(samples, i, i + block) : orderedSum(samples, i, i + block, 0));
+    }
+    this.phase = to - i;
+    this.sum = integer ? integerSum(samples, i, to) : orderedSum(samples, i, to, 0);
   }
 
   /** One decimated sample from a completed block's sum: the low-pass, then the ring. */
@@ -205,4 +195,26 @@ export class PitchTracker {
     }
     return this.rate / lag;
   }
+}
+
+/**
+ * Sum of integer-valued samples[from, to): exact in any order (s16 values, sums far below 2^53), so
+ * two accumulators halve the dependency chain.
+ */
+function integerSum(samples: Float32Array, from: number, to: number): number {
+  let even = 0;
+  let odd = 0;
+  let k = from;
+  for (; k + 1 < to; k += 2) {
+    even += samples[k]!;
+    odd += samples[k + 1]!;
+  }
+  if (k < to) even += samples[k]!;
+  return even + odd;
+}
+
+/** `sum` plus samples[from, to), added strictly in order. */
+function orderedSum(samples: Float32Array, from: number, to: number, sum: number): number {
+  for (let k = from; k < to; k++) sum += samples[k]!;
+  return sum;
 }
