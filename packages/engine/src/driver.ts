@@ -158,7 +158,7 @@ class StreamingDriver implements Driver {
     this.futureFrames = Math.max(0, Math.floor((lookaheadHops - modelLookahead) / HOPS_PER_FRAME));
     this.weights = weights;
     const header = weights.header;
-    this.history = new HopHistory(header.featureMean, header.featureStd);
+    this.history = new HopHistory(header.featureMean, header.featureStd, header.projection);
     this.frontEnd = createDriverFrontEnd(sampleRate);
     const rate = this.frontEnd.analysisRate;
     const scale = this.frontEnd.sampleScale;

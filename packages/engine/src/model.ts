@@ -18,6 +18,13 @@ export interface ModelHeader {
   version: 1;
   /** Feature values per hop (must match the runtime's feature extractor). */
   featureDim: number;
+  /**
+   * Optional per-hop projection, `rows × featureDim` row-major: each standardised hop is reduced to
+   * `rows` values before the context is assembled, so the first layer reads `rows` values per slot
+   * instead of `featureDim`. The projection is shared by every slot, so the runtime computes it once
+   * per hop, not once per slot and frame. Absent: slots hold the standardised features themselves.
+   */
+  projection?: number[];
   /** Context slots, oldest first. The largest `to` minus 3 is the model's own lookahead in hops. */
   context: ContextSlot[];
   /** Layer sizes, input first: [in, hidden..., out]. */
@@ -52,6 +59,11 @@ function invalid(message: string): AvatarError {
   );
 }
 
+/** Values per context slot: the projection's rows, or the feature dimension without one. */
+export function slotDim(header: Pick<ModelHeader, 'featureDim' | 'projection'>): number {
+  return header.projection ? header.projection.length / header.featureDim : header.featureDim;
+}
+
 /** Parses a weights file (see the module comment for the layout). */
 export function parseModelWeights(bytes: Uint8Array): ModelWeights {
   if (bytes.byteLength < 8) throw invalid('The weights file is too short.');
@@ -70,7 +82,17 @@ export function parseModelWeights(bytes: Uint8Array): ModelWeights {
   }
   const sizes = header.layers;
   if (!Array.isArray(sizes) || sizes.length < 2) throw invalid('The weights header lists no layers.');
-  if (sizes[0] !== header.context.length * header.featureDim) {
+  const projection = header.projection;
+  if (
+    projection !== undefined &&
+    (!Array.isArray(projection) ||
+      projection.length === 0 ||
+      projection.length % header.featureDim !== 0 ||
+      !projection.every((v) => typeof v === 'number' && Number.isFinite(v)))
+  ) {
+    throw invalid('The weights header has a malformed projection.');
+  }
+  if (sizes[0] !== header.context.length * slotDim(header)) {
     throw invalid('The first layer does not match the context size.');
   }
   let offset = 8 + headerLength;

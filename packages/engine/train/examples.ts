@@ -5,10 +5,8 @@
  */
 import { FEATURE_DIM, FeatureExtractor, HOPS_PER_FRAME, hopSamples, MEL_BANDS } from '../src/features.js';
 import { createAnalysisFrontEnd } from '../src/front-end.js';
+import { inverseStd, projectHop, standardiseHop } from '../src/hop-history.js';
 import type { ContextSlot } from '../src/model.js';
-
-/** Standardised features are clipped like HopHistory does. */
-const CLIP = 6;
 
 /** Audio at the analysis rate, as the feature extractor sees it. */
 export interface AnalysisAudio {
@@ -99,27 +97,33 @@ export function featureStats(sets: { hops: Float32Array; count: number }[]): {
   return { mean, std };
 }
 
-/** Standardises hops in place exactly as HopHistory.push does. */
+/** Standardises hops in place exactly as HopHistory.push does (the same function). */
 export function standardise(hops: Float32Array, count: number, mean: number[], std: number[]): void {
-  // Float32 like HopHistory's table, so both round identically.
-  const inv = Float32Array.from(std, (s) => 1 / Math.max(1e-6, s));
-  for (let h = 0; h < count; h++) {
-    for (let i = 0; i < FEATURE_DIM; i++) {
-      const z = (hops[h * FEATURE_DIM + i]! - mean[i]!) * inv[i]!;
-      hops[h * FEATURE_DIM + i] = z > CLIP ? CLIP : Math.max(z, -CLIP);
-    }
-  }
+  const inv = inverseStd(std);
+  for (let h = 0; h < count; h++) standardiseHop(hops, h * FEATURE_DIM, mean, inv);
 }
 
-/** Model input of the frame starting at hop `base`, reading hops up to `newest` (HopHistory semantics). */
+/** Standardised hops (count × FEATURE_DIM) through a projection (rows × FEATURE_DIM), as HopHistory.push does. */
+export function project(hops: Float32Array, count: number, projection: number[]): Float32Array {
+  const p = Float64Array.from(projection);
+  const rows = projection.length / FEATURE_DIM;
+  const out = new Float32Array(count * rows);
+  for (let h = 0; h < count; h++) projectHop(hops, h * FEATURE_DIM, p, out, h * rows);
+  return out;
+}
+
+/**
+ * Model input of the frame starting at hop `base`, reading hops (count × dim) up to `newest`
+ * (HopHistory semantics).
+ */
 export function assembleLinear(
   out: Float32Array,
   hops: Float32Array,
   base: number,
   context: readonly ContextSlot[],
   newest: number,
+  dim: number = FEATURE_DIM,
 ): void {
-  const dim = FEATURE_DIM;
   let o = 0;
   for (const [from, to] of context) {
     const n = to - from + 1;

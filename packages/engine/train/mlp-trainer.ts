@@ -5,8 +5,14 @@
  */
 
 export interface TrainerOptions {
-  /** Layer sizes, input first. */
+  /** Layer sizes, input first (after the projection, when there is one). */
   layers: number[];
+  /**
+   * Optional linear projection shared by every slot of the input (ModelHeader.projection): the
+   * input is `slots × inDim` values, each slot mapped to `initial.length / inDim` values by the same
+   * matrix before the first layer. Trained with the rest, starting from `initial` (row-major).
+   */
+  projection?: { slots: number; inDim: number; initial: ArrayLike<number> };
   seed: number;
   learningRate: number;
   weightDecay: number;
@@ -40,6 +46,13 @@ export class MlpTrainer {
   private readonly deltas: Float32Array[];
   private step = 0;
   learningRate: number;
+  /** The shared projection (rows × inDim, row-major), when configured. */
+  readonly projection: Float32Array | null = null;
+  private readonly gradP: Float32Array | null = null;
+  private readonly mP: Float32Array | null = null;
+  private readonly vP: Float32Array | null = null;
+  /** The raw (unprojected) input of the current sample. */
+  private readonly rawInput: Float32Array | null = null;
 
   constructor(private readonly options: TrainerOptions) {
     this.layers = options.layers;
@@ -60,11 +73,42 @@ export class MlpTrainer {
     }
     this.acts = this.layers.map((n) => new Float32Array(n));
     this.deltas = this.layers.map((n) => new Float32Array(n));
+    const projection = options.projection;
+    if (projection) {
+      const rows = projection.initial.length / projection.inDim;
+      if (rows * projection.slots !== this.layers[0])
+        throw new Error('projection rows × slots must equal the first layer size');
+      this.projection = Float32Array.from(projection.initial);
+      this.gradP = new Float32Array(this.projection.length);
+      this.mP = new Float32Array(this.projection.length);
+      this.vP = new Float32Array(this.projection.length);
+      this.rawInput = new Float32Array(projection.slots * projection.inDim);
+    }
+  }
+
+  /** Values per slot after the projection. */
+  private get projectedDim(): number {
+    return this.layers[0]! / this.options.projection!.slots;
   }
 
   /** Forward pass of one input (copied into the first activation); returns the softmax output. */
   forward(input: Float32Array): Float32Array {
-    this.acts[0]!.set(input);
+    if (this.projection) {
+      this.rawInput!.set(input);
+      const { slots, inDim } = this.options.projection!;
+      const rows = this.projectedDim;
+      const p = this.projection;
+      const x0 = this.acts[0]!;
+      for (let s = 0; s < slots; s++) {
+        for (let r = 0; r < rows; r++) {
+          let sum = 0;
+          for (let i = 0; i < inDim; i++) sum += p[r * inDim + i]! * input[s * inDim + i]!;
+          x0[s * rows + r] = sum;
+        }
+      }
+    } else {
+      this.acts[0]!.set(input);
+    }
     const last = this.weights.length - 1;
     for (let l = 0; l <= last; l++) {
       const x = this.acts[l]!;
@@ -112,17 +156,34 @@ export class MlpTrainer {
       const gb = this.gradB[l]!;
       const fanIn = x.length;
       const dx = this.deltas[l]!;
-      if (l > 0) dx.fill(0);
+      // The input's gradient is needed below the first layer only to train the projection.
+      const needDx = l > 0 || this.projection !== null;
+      if (needDx) dx.fill(0);
       for (let o = 0, row = 0; o < dy.length; o++, row += fanIn) {
         const d = dy[o]!;
         if (d === 0) continue;
         gb[o] = gb[o]! + d;
         for (let i = 0; i < fanIn; i++) gw[row + i] = gw[row + i]! + d * x[i]!;
-        if (l > 0) for (let i = 0; i < fanIn; i++) dx[i] = dx[i]! + d * w[row + i]!;
+        if (needDx) for (let i = 0; i < fanIn; i++) dx[i] = dx[i]! + d * w[row + i]!;
       }
       if (l > 0) {
         // ReLU derivative.
         for (let i = 0; i < fanIn; i++) if (x[i]! <= 0) dx[i] = 0;
+      }
+    }
+    if (this.projection) {
+      // The projection is linear and shared: its gradient sums over the slots.
+      const { slots, inDim } = this.options.projection!;
+      const rows = this.projectedDim;
+      const dz = this.deltas[0]!;
+      const raw = this.rawInput!;
+      const g = this.gradP!;
+      for (let s = 0; s < slots; s++) {
+        for (let r = 0; r < rows; r++) {
+          const d = dz[s * rows + r]!;
+          if (d === 0) continue;
+          for (let i = 0; i < inDim; i++) g[r * inDim + i] = g[r * inDim + i]! + d * raw[s * inDim + i]!;
+        }
       }
     }
     return loss;
@@ -151,6 +212,7 @@ export class MlpTrainer {
         g[i] = 0;
       }
     };
+    if (this.projection) apply(this.projection, this.gradP!, this.mP!, this.vP!, false);
     for (let l = 0; l < this.weights.length; l++) {
       apply(this.weights[l]!, this.gradW[l]!, this.mW[l]!, this.vW[l]!, true);
       apply(this.biases[l]!, this.gradB[l]!, this.mB[l]!, this.vB[l]!, false);

@@ -5,7 +5,8 @@
  *
  * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/train, AVATAR_DRIVE_DATA defaulting to packages/engine/.data),
  * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
- * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>.
+ * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>,
+ * --projection K (per-hop principal axes kept; 0 = none).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import {
   toAnalysisRate,
 } from './examples.js';
 import { MlpTrainer, makeRandom } from './mlp-trainer.js';
+import { principalProjection } from './pca.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
@@ -41,7 +43,7 @@ const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(packageDir, '.data');
 const trainDir = resolve(arg('data') ?? join(dataRoot, 'train'));
 const devDir = resolve(arg('dev') ?? join(dataRoot, 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
-const epochs = Number(arg('epochs') ?? 8);
+const epochs = Number(arg('epochs') ?? 16);
 const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
 const variants = Number(arg('variants') ?? 1);
@@ -49,6 +51,12 @@ const seed = Number(arg('seed') ?? 1);
 /** Utterances to generate (default: the generator's own, 3000). */
 const count = arg('count');
 const maxSeconds = Number(arg('max-train-seconds') ?? 1500);
+/**
+ * Principal axes each standardised hop is projected onto before the context is assembled (see
+ * ModelHeader.projection): the first layer then reads PROJECTION values per slot instead of
+ * FEATURE_DIM, and the runtime projects each hop once instead of weighing it in every slot.
+ */
+const projectionRows = Number(arg('projection') ?? 12);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
 const MODEL_LOOKAHEAD = 1;
@@ -168,6 +176,20 @@ async function main(): Promise<void> {
     }
     sequences.push({ hops: r.hops, count: r.count, labels, validation: r.validation });
   }
+  let projection: number[] | undefined;
+  let slotValues = FEATURE_DIM;
+  if (projectionRows > 0) {
+    const pca = principalProjection(
+      sequences.filter((s) => !s.validation),
+      FEATURE_DIM,
+      projectionRows,
+    );
+    projection = pca.projection;
+    slotValues = projectionRows;
+    log(
+      `projection: ${projectionRows} rows, starting from the principal axes (${(100 * pca.kept).toFixed(1)}% of the variance), trained with the model`,
+    );
+  }
   log('features ready');
 
   // Examples: every base hop whose frame lies within the audio (not the padding).
@@ -179,8 +201,15 @@ async function main(): Promise<void> {
   log(`${train.length} training examples, ${val.length} validation examples`);
 
   const inputSize = CONTEXT.length * FEATURE_DIM;
-  const layers = [inputSize, ...hidden, VISEMES.length];
-  const trainer = new MlpTrainer({ layers, seed, learningRate: 2e-3, weightDecay: 1e-4, batchSize: 128 });
+  const layers = [CONTEXT.length * slotValues, ...hidden, VISEMES.length];
+  const trainer = new MlpTrainer({
+    layers,
+    seed,
+    learningRate: 2e-3,
+    weightDecay: 1e-4,
+    batchSize: 128,
+    ...(projection ? { projection: { slots: CONTEXT.length, inDim: FEATURE_DIM, initial: projection } } : {}),
+  });
   const random = makeRandom(seed + 7);
   const input = new Float32Array(inputSize);
   const target = new Float32Array(VISEMES.length);
@@ -215,7 +244,7 @@ async function main(): Promise<void> {
   const batch = 128;
   const trainStart = Date.now();
   let best = { accuracy: -1, loss: 0, epoch: 0 };
-  let bestParams: { weights: Float32Array[]; biases: Float32Array[] } | undefined;
+  let bestParams: { weights: Float32Array[]; biases: Float32Array[]; projection?: number[] } | undefined;
   const baseRate = trainer.learningRate;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     // Cosine learning-rate decay over the planned epochs.
@@ -245,6 +274,7 @@ async function main(): Promise<void> {
       bestParams = {
         weights: trainer.weights.map((w) => w.slice()),
         biases: trainer.biases.map((b) => b.slice()),
+        ...(trainer.projection ? { projection: [...trainer.projection] } : {}),
       };
     }
     if ((Date.now() - trainStart) / 1000 > maxSeconds) {
@@ -263,6 +293,7 @@ async function main(): Promise<void> {
     classes: [...VISEMES],
     featureMean: mean,
     featureStd: std,
+    ...(bestParams?.projection ? { projection: bestParams.projection } : {}),
     channelPrior,
     provenance: {
       trainedAt: new Date().toISOString(),
