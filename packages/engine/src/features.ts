@@ -359,13 +359,26 @@ export class FeatureExtractor {
     fft.powerOfLoaded(power, lastBin);
     const scale = this.energyScale;
     const lagCos = this.lagCos;
-    let total = 0;
-    let lagged = 0;
-    for (let k = 0; k <= lastBin; k++) {
-      const p = power[k]!;
-      total += p;
-      lagged += p * lagCos[k]!;
+    // Two accumulators per sum: a single chain of ~130 dependent adds is latency-bound.
+    let total0 = 0;
+    let total1 = 0;
+    let lagged0 = 0;
+    let lagged1 = 0;
+    let k = 0;
+    for (; k < lastBin; k += 2) {
+      const p0 = power[k]!;
+      const p1 = power[k + 1]!;
+      total0 += p0;
+      total1 += p1;
+      lagged0 += p0 * lagCos[k]!;
+      lagged1 += p1 * lagCos[k + 1]!;
     }
+    if (k === lastBin) {
+      total0 += power[k]!;
+      lagged0 += power[k]! * lagCos[k]!;
+    }
+    const total = total0 + total1;
+    const lagged = lagged0 + lagged1;
     const energy = Math.log(total * scale + POWER_FLOOR);
     // Spectral zero-crossing rate: the expected crossings per 16 kHz sample of a Gaussian signal with
     // this spectrum, acos(ρ₁)/π with ρ₁ its lag-1 autocorrelation (Rice). Silence reads 0.
@@ -404,8 +417,16 @@ export class FeatureExtractor {
       const from = melOffset[b]!;
       const to = melOffset[b + 1]!;
       const shift = melStart[b]! - from;
-      let s = 0;
-      for (let i = from; i < to; i++) s += melWeights[i]! * power[shift + i]!;
+      // Two accumulators (even and odd bins) halve the add chain.
+      let s0 = 0;
+      let s1 = 0;
+      let i = from;
+      for (; i + 1 < to; i += 2) {
+        s0 += melWeights[i]! * power[shift + i]!;
+        s1 += melWeights[i + 1]! * power[shift + i + 1]!;
+      }
+      if (i < to) s0 += melWeights[i]! * power[shift + i]!;
+      const s = s0 + s1;
       const shape = Math.log(s * bandScale + bandFloor) - energy;
       if (rate > 0) channelMean[b] = channelMean[b]! + rate * (shape - channelMean[b]!);
       f[b] = shape - channelMean[b]!;
