@@ -47,7 +47,10 @@ export interface Driver {
   readonly sampleRate: number;
   /** The effective lookahead in ms (after rounding down to 20 ms). */
   readonly lookaheadMs: number;
-  /** Algorithmic latency in ms: frame length (40 ms) + lookahead, plus the input decimator's few samples (44.1, 48 kHz). */
+  /**
+   * Algorithmic latency in ms: frame length (40 ms) + lookahead. At 44.1/48 kHz the analysis hops run
+   * 0.25 ms early, so the input decimator's delay adds nothing.
+   */
   readonly latencyMs: number;
   /**
    * Feeds mono s16 PCM of the current utterance (any length, including 0) and returns the frames
@@ -123,6 +126,8 @@ class StreamingDriver implements Driver {
   private frontEnd: ScaledAnalysisFrontEnd;
   /** Analysis samples per 25 fps frame. */
   private readonly frameSamples: number;
+  /** Analysis samples the hop grid runs early (the front end's leadSamples). */
+  private readonly lead: number;
   private readonly silentHop: Float32Array;
   private inputSamples = 0;
   private nextFrame = 0;
@@ -163,13 +168,23 @@ class StreamingDriver implements Driver {
     const rate = this.frontEnd.analysisRate;
     const scale = this.frontEnd.sampleScale;
     this.frameSamples = rate / FPS;
-    this.features = new FeatureExtractor((f, a) => this.onHop(f, a), header.channelPrior, rate, scale);
+    this.lead = this.frontEnd.leadSamples;
+    this.features = new FeatureExtractor(
+      (f, a) => this.onHop(f, a),
+      header.channelPrior,
+      rate,
+      scale,
+      this.lead,
+    );
     this.silentHop = new Float32Array(this.features.hop);
     this.pitch = new PitchTracker(rate, scale);
     this.mlp = new MlpRunner(weights);
     this.animator = new FrameAnimator(seed);
-    const frontEndMs = (this.frontEnd.latencySamples / sampleRate) * 1000;
-    this.latencyMs = 1000 / FPS + this.lookaheadMs + frontEndMs;
+    // The hops run `lead` analysis samples early, which covers the decimator's delay (see
+    // leadSamples). A hop's last sample is one input before its boundary, hence the − 1.
+    const decimation = sampleRate / rate;
+    const frontEndSamples = Math.max(0, this.frontEnd.latencySamples - 1 - this.lead * decimation);
+    this.latencyMs = 1000 / FPS + this.lookaheadMs + (frontEndSamples / sampleRate) * 1000;
   }
 
   push(pcm: Int16Array): DriveFrame[] {
@@ -260,7 +275,8 @@ class StreamingDriver implements Driver {
     acoustics.level = history.level[last]!;
     acoustics.noiseFloor = history.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
-    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples) : 0;
+    acoustics.f0 =
+      energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples - this.lead) : 0;
     const posteriors = this.posteriorViews[slot]!;
     if (speechActivity(acoustics) > 0) {
       history.assemble(

@@ -184,7 +184,10 @@ function analysisTables(rate: number, sampleScale: number): AnalysisTables {
  * vectors, one per 20 ms hop. `push` calls `onHop(features, acoustics)` synchronously for each
  * completed hop; the arrays passed are reused, so copy what you keep. The optional `sampleScale`
  * (default 1) is what pushed samples are multiplied by to read as full scale ±1, e.g. 2^-15 for
- * raw s16 values; powers of two give exactly the features of pre-scaled samples.
+ * raw s16 values; powers of two give exactly the features of pre-scaled samples. The optional
+ * `lead` (default 0, less than a hop) moves the hop grid that many samples earlier: hop h ends at
+ * sample (h + 1)·hop − lead, so a front end's delay need not delay the hops (see
+ * AnalysisFrontEnd.leadSamples).
  */
 export class FeatureExtractor {
   /** The analysis rate. */
@@ -212,6 +215,8 @@ export class FeatureExtractor {
   /** Power bins → mean square; band powers → power per reference bin. */
   private readonly energyScale: number;
   private readonly bandScale: number;
+  /** Samples the hop grid runs ahead of the stream start: the first hop is `lead` samples short. */
+  private readonly lead: number;
   private writePos = 0;
   private sinceHop = 0;
   private hops = 0;
@@ -224,9 +229,12 @@ export class FeatureExtractor {
     channelPrior?: ChannelPrior,
     rate: number = ANALYSIS_RATE,
     sampleScale = 1,
+    lead = 0,
   ) {
     this.rate = rate;
     this.hop = hopSamples(rate);
+    if (!(lead >= 0 && lead < this.hop)) throw new RangeError(`lead ${lead} must be in [0, ${this.hop})`);
+    this.lead = lead;
     const t = analysisTables(rate, sampleScale);
     this.windowLength = t.window.length;
     this.fft = t.fft;
@@ -260,7 +268,7 @@ export class FeatureExtractor {
   restart(): void {
     this.ring.fill(0);
     this.writePos = 0;
-    this.sinceHop = 0;
+    this.sinceHop = this.lead;
   }
 
   /** Samples still needed to complete the current hop. */

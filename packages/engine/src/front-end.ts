@@ -27,6 +27,12 @@ export interface AnalysisFrontEnd {
   readonly analysisRate: number;
   /** Input samples of delay between input and output (the decimator's group delay). */
   readonly latencySamples: number;
+  /**
+   * Output samples the feature hops are moved earlier by (passed to FeatureExtractor as `lead`), so
+   * that a hop is complete once the input up to its end in input time has arrived, despite
+   * {@link latencySamples}: 5 for the decimator (0.21–0.23 ms), 0 otherwise.
+   */
+  readonly leadSamples: number;
   /** Converts a chunk; the returned array is reused by the next call, so read it before. */
   push(samples: Int16Array): Float32Array;
   /** The output still held back (the input is treated as followed by silence). */
@@ -63,6 +69,7 @@ let rawScratch = new Float32Array(1024);
 /** s16 values as floats, not scaled (see {@link createDriverFrontEnd}). */
 class S16Raw implements ScaledAnalysisFrontEnd {
   readonly latencySamples = 0;
+  readonly leadSamples = 0;
   readonly sampleScale = 1 / 32768;
   constructor(readonly analysisRate: number) {}
 
@@ -81,6 +88,7 @@ class S16Raw implements ScaledAnalysisFrontEnd {
 
 class S16ToFloat implements AnalysisFrontEnd {
   readonly latencySamples = 0;
+  readonly leadSamples = 0;
   private out = new Float32Array(1024);
   constructor(readonly analysisRate: number) {}
 
@@ -139,6 +147,7 @@ export class HalfbandDecimator implements ScaledAnalysisFrontEnd {
   /** The output is full scale ±1 already (the taps carry the 2^-15). */
   readonly sampleScale = 1;
   readonly latencySamples: number;
+  readonly leadSamples: number;
   /** The odd-offset taps, scaled by 1/32768 so the history can hold raw s16 values. */
   private readonly taps: Float64Array;
   private readonly reach = 2 * HALFBAND_PAIRS - 1;
@@ -154,6 +163,9 @@ export class HalfbandDecimator implements ScaledAnalysisFrontEnd {
     this.analysisRate = sampleRate / 2;
     this.taps = halfbandTaps(HALFBAND_PAIRS).map((t) => t / 32768);
     this.latencySamples = this.reach;
+    // A hop's last output m = boundary/2 − lead − 1 needs input 2m + reach: with lead = (reach − 1)/2
+    // that is the last input before the boundary, so the hop is complete exactly at the boundary.
+    this.leadSamples = (this.reach - 1) / 2;
     this.buf = new Float32Array(4096);
     // Silence before the start: the first centre (0) sees `reach` zeros before it.
     this.bufLen = this.reach;

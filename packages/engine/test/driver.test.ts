@@ -78,25 +78,30 @@ describe('createDriver', () => {
     }
   });
 
-  it('emits frame k once samples [0, (k+1)·sr/25) plus the lookahead arrived, never earlier', () => {
-    const driver = createDriver({ sampleRate: 16000 });
-    expect(driver.lookaheadMs).toBe(20);
-    expect(driver.latencyMs).toBe(60);
-    const pcm = buzz(16000, 1, 9);
-    let pushed = 0;
-    let emitted = 0;
-    for (let k = 0; k < 20; k++) {
-      const ready = (k + 1) * 640 + 320; // frame end + 20 ms at 16 kHz
-      const frames = driver.push(pcm.subarray(pushed, ready - 1));
-      pushed = ready - 1;
-      emitted += frames.length;
-      expect(emitted, `frame ${k} before its lookahead`).toBe(k);
-      const next = driver.push(pcm.subarray(pushed, ready));
-      pushed = ready;
-      expect(next.map((f) => f.index)).toEqual([k]);
-      emitted++;
-    }
-  });
+  it.each(SUPPORTED_SAMPLE_RATES)(
+    'emits frame k once samples [0, (k+1)·sr/25) plus the lookahead arrived, never earlier, at %i Hz',
+    (sampleRate) => {
+      const driver = createDriver({ sampleRate });
+      expect(driver.lookaheadMs).toBe(20);
+      // 60 ms at every rate: at 44.1/48 kHz the hops run early enough to cover the decimator's delay.
+      expect(driver.latencyMs).toBe(60);
+      const frame = sampleRate / 25;
+      const pcm = buzz(sampleRate, 1, 9);
+      let pushed = 0;
+      let emitted = 0;
+      for (let k = 0; k < 20; k++) {
+        const ready = Math.ceil((k + 1) * frame + sampleRate / 50); // frame end + 20 ms
+        const frames = driver.push(pcm.subarray(pushed, ready - 1));
+        pushed = ready - 1;
+        emitted += frames.length;
+        expect(emitted, `frame ${k} before its lookahead`).toBe(k);
+        const next = driver.push(pcm.subarray(pushed, ready));
+        pushed = ready;
+        expect(next.map((f) => f.index)).toEqual([k]);
+        emitted++;
+      }
+    },
+  );
 
   it.each(SUPPORTED_SAMPLE_RATES)('gives ⌈n·25/sr⌉ frames in order at %i Hz, none early', (sampleRate) => {
     const driver = createDriver({ sampleRate });

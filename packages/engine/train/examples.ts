@@ -12,6 +12,8 @@ import type { ContextSlot } from '../src/model.js';
 export interface AnalysisAudio {
   samples: Float32Array;
   rate: number;
+  /** The front end's leadSamples: how far the driver moves its hop grid earlier (default 0). */
+  lead?: number;
 }
 
 /** Converts audio to int16 as the driver receives it, then through the driver's front end. */
@@ -27,7 +29,7 @@ export function toAnalysisRate(samples: Float32Array, sampleRate: number): Analy
   const out = new Float32Array(head.length + tail.length);
   out.set(head);
   out.set(tail, head.length);
-  return { samples: out, rate: frontEnd.analysisRate };
+  return { samples: out, rate: frontEnd.analysisRate, lead: frontEnd.leadSamples };
 }
 
 /**
@@ -53,6 +55,8 @@ export function extractHops(
     },
     channelPrior,
     audio.rate,
+    1,
+    audio.lead ?? 0,
   );
   extractor.push(audio.samples);
   const silence = new Float32Array(extractor.hop);
