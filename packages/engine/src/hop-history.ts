@@ -78,6 +78,21 @@ export function projectHop(
   }
 }
 
+/**
+ * The float64 copy of each model's projection, shared by every history of that model (like the MLP's
+ * widened weights: hundreds of drivers in one service should not each hold a copy).
+ */
+const widenedProjections = new WeakMap<ArrayLike<number>, Float64Array>();
+
+function widenedProjection(projection: ArrayLike<number>): Float64Array {
+  let widened = widenedProjections.get(projection);
+  if (widened === undefined) {
+    widened = Float64Array.from(projection);
+    widenedProjections.set(projection, widened);
+  }
+  return widened;
+}
+
 export class HopHistory {
   /** Hops pushed so far; hop indices run 0..count-1. */
   count = 0;
@@ -98,7 +113,7 @@ export class HopHistory {
     projection?: ArrayLike<number>,
   ) {
     this.invStd = inverseStd(std);
-    this.projection = projection ? Float64Array.from(projection) : null;
+    this.projection = projection ? widenedProjection(projection) : null;
     this.dim = projection ? projection.length / FEATURE_DIM : FEATURE_DIM;
     this.features = new Float32Array(CAPACITY * this.dim);
   }
