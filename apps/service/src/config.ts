@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import { TrustedProxies } from './http/client-address.js';
 import { parseCorsOrigins } from './http/cors.js';
 import type { ServiceLimits } from './limits.js';
 import { isRegionId, REGIONS } from './regions.js';
@@ -35,6 +36,9 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'public-url': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'trusted-proxies': { type: 'string' },
   'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
@@ -53,7 +57,12 @@ export const USAGE = `avatar-drive-service [options]
   --region ap-northeast|us-west   AVATAR_DRIVE_REGION (default ap-northeast)
   --port N                        AVATAR_DRIVE_PORT / PORT (default 8710 ap-northeast, 8720 us-west)
   --host ADDR                     AVATAR_DRIVE_HOST (default 127.0.0.1)
-  --public-url URL                AVATAR_DRIVE_PUBLIC_URL (origin used in asset URLs)
+  --public-url URL                AVATAR_DRIVE_PUBLIC_URL: origin used in asset URLs (default: X-Forwarded-Proto
+                                  and -Host from a trusted proxy, else the address the request arrived on)
+  --tls-cert FILE                 AVATAR_DRIVE_TLS_CERT: PEM certificate (chain); with --tls-key serves https + wss.
+  --tls-key FILE                  AVATAR_DRIVE_TLS_KEY: its PEM private key. Both re-read on SIGHUP.
+  --trusted-proxies LIST          AVATAR_DRIVE_TRUSTED_PROXIES: comma-separated addresses / CIDR ranges whose
+                                  X-Forwarded-For/-Proto/-Host are believed (default none: ignored)
   --cors-origin LIST              AVATAR_DRIVE_CORS_ORIGIN: origins whose pages may read avatars and assets:
                                   * (default), comma-separated origins, or none. Token minting: never
   --config FILE                   AVATAR_DRIVE_CONFIG: JSON {signingKey, apps, limits}
@@ -65,8 +74,9 @@ export const USAGE = `avatar-drive-service [options]
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
   --token-ledger-dir DIR          AVATAR_DRIVE_TOKEN_LEDGER_DIR: without Redis, the single-use token ledger
-                                  shared by processes on this machine (embedded default: used-tokens/
-                                  next to the dev credentials; with configured apps: none, in memory)
+                                  shared by this region's processes on this machine (embedded default:
+                                  used-tokens/<region>/ next to the dev credentials; with configured apps:
+                                  none, in memory)
   --log-level LEVEL               LOG_LEVEL (default info)
   --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
 
@@ -152,8 +162,10 @@ export async function resolveConfig(
     apps = [loaded.app];
     signingKey = decodeSigningKey(signingKeyText ?? loaded.credentials.signingKey);
     dev = { credentials: loaded.credentials, created: loaded.created, path };
-    // Every process using these credentials accepts the same tokens, so they share the ledger too.
-    defaultLedgerDir = join(dirname(path), 'used-tokens');
+    // One ledger per region, shared by that region's processes on this machine: regions keep no
+    // common state, so either keeps serving without the other (single use holds per region; see
+    // docs/deploy.md, "Two regions").
+    defaultLedgerDir = join(dirname(path), 'used-tokens', region);
   } else {
     if (!signingKeyText) {
       throw new Error(
@@ -167,6 +179,21 @@ export async function resolveConfig(
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
+  if (publicUrl !== undefined && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? '')) {
+    throw new Error(
+      `--public-url must be an http(s) URL like https://avatars.example.com; got "${publicUrl}".`,
+    );
+  }
+  const certFile = values['tls-cert'] ?? env.AVATAR_DRIVE_TLS_CERT;
+  const keyFile = values['tls-key'] ?? env.AVATAR_DRIVE_TLS_KEY;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new Error(
+      'TLS needs both --tls-cert and --tls-key (AVATAR_DRIVE_TLS_CERT / AVATAR_DRIVE_TLS_KEY): the PEM certificate and its private key.',
+    );
+  }
+  const trustedProxies = TrustedProxies.parse(
+    values['trusted-proxies'] ?? env.AVATAR_DRIVE_TRUSTED_PROXIES,
+  ).entries;
   const corsText = values['cors-origin'] ?? env.AVATAR_DRIVE_CORS_ORIGIN;
   const corsOrigins = corsText === undefined ? undefined : parseCorsOrigins(corsText);
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
@@ -189,6 +216,8 @@ export async function resolveConfig(
     ...(redisUrl && { redisUrl }),
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
+    ...(certFile && keyFile && { tls: { certFile: resolve(certFile), keyFile: resolve(keyFile) } }),
+    ...(trustedProxies.length > 0 && { trustedProxies }),
     ...(corsOrigins && { corsOrigins }),
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;

@@ -3,6 +3,7 @@
  * CLI entry: `node dist/main.js [--region …]` starts the service and prints how to reach it.
  * With `--processes N` (N > 1, needs REDIS_URL) a primary forks N service processes sharing the
  * port, so network I/O uses more than one core; it restarts a process that dies.
+ * SIGHUP re-reads the TLS certificate pair (forwarded to every process) without dropping sessions.
  */
 import cluster from 'node:cluster';
 import { type ResolvedConfig, resolveConfig, USAGE } from './config.js';
@@ -41,7 +42,7 @@ function banner(ready: Ready, resolved: ResolvedConfig, processes: number): stri
   ];
   if (ready.ledger) {
     lines.push(
-      `  token ledger  ${ready.ledger}  (single use across every process sharing it, e.g. both regions)`,
+      `  token ledger  ${ready.ledger}  (single use across every process of this region sharing it)`,
     );
   }
   if (resolved.dev) {
@@ -109,6 +110,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => {
+    if (!resolved.options.tls) {
+      logger.warn('SIGHUP ignored: no TLS certificate to reload (start with --tls-cert and --tls-key)');
+      return;
+    }
+    // A bad pair (half-written renewal, wrong key) keeps the current one serving.
+    service.reloadTls().catch((error: unknown) => {
+      logger.error({ err: (error as Error).message }, 'TLS reload failed; still serving the previous certificate');
+    });
+  });
 }
 
 /** Forks the service processes, prints the banner once, and replaces a process that dies. */
@@ -142,6 +153,9 @@ function runPrimary(resolved: ResolvedConfig, processes: number): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@
  * ingress on one HTTP server.
  */
 import type { AddressInfo } from 'node:net';
+import type { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { AvatarCatalog } from './avatars/avatar-catalog.js';
 import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
@@ -12,6 +13,7 @@ import type { EgressProvider } from './egress/types.js';
 import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine/engine-pool.js';
 import { InlineEnginePool } from './engine/inline-pool.js';
 import { WorkerEnginePool } from './engine/worker-pool.js';
+import { TrustedProxies } from './http/client-address.js';
 import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
@@ -22,6 +24,7 @@ import type { RegionId } from './regions.js';
 import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
 import type { SharedStore } from './store/shared-store.js';
+import { readTlsPair, type TlsFiles } from './tls-files.js';
 import { SessionTokens } from './tokens.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -42,8 +45,21 @@ export interface ServiceOptions {
   host?: string;
   /** Port (0 = any free port). */
   port: number;
-  /** Public origin used in asset URLs (default: the request's origin). */
+  /**
+   * Public origin used in asset URLs. Default: X-Forwarded-Proto/-Host from a trusted proxy, else
+   * the local address a request arrived on (never the client-supplied Host header).
+   */
   publicUrl?: string;
+  /**
+   * Serve https + wss with this certificate pair (PEM files), re-read by
+   * {@link RunningService.reloadTls} (SIGHUP in the CLI). Plain http + ws without.
+   */
+  tls?: TlsFiles;
+  /**
+   * Proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed: client
+   * address in logs and limits, origin of asset URLs. Default none: the headers are ignored.
+   */
+  trustedProxies?: readonly string[];
   /**
    * Origins whose pages may read the avatar list, manifests and assets (CORS): `*` (the default),
    * a list, or `[]` for none. Session-token minting never answers CORS.
@@ -56,8 +72,8 @@ export interface ServiceOptions {
   redisUrl?: string;
   /**
    * Without Redis: keep the single-use token ledger in this directory, shared by every process
-   * pointing at it (the embedded default uses one next to the dev credentials, so both regions of
-   * `pnpm start` honour single use). Unset: in this process's memory only.
+   * pointing at it (the embedded default uses `used-tokens/<region>` next to the dev credentials:
+   * one per region, as regions share no state). Unset: in this process's memory only.
    */
   tokenLedgerDir?: string;
   /** A ready store to use instead (tests). */
@@ -79,15 +95,21 @@ export interface ServiceOptions {
 /** A running service. */
 export interface RunningService {
   readonly region: RegionId;
-  /** Console/HTTP origin, e.g. http://127.0.0.1:8710. */
+  /** Console/HTTP origin, e.g. http://127.0.0.1:8710 (https://… with TLS). */
   readonly url: string;
-  /** Ingress WebSocket URL, e.g. ws://127.0.0.1:8710/v2/driveningress. */
+  /** Ingress WebSocket URL, e.g. ws://127.0.0.1:8710/v2/driveningress (wss://… with TLS). */
   readonly ingressUrl: string;
   readonly avatars: AvatarCatalog;
   readonly ingress: IngressServer;
   readonly metrics: ServiceMetrics;
   readonly store: SharedStore;
   readonly engine: EnginePool;
+  /**
+   * Re-reads the TLS pair from its files and serves it to new connections; open connections and
+   * sessions keep theirs. Rejects (keeping the current pair) when the files are unreadable or do
+   * not match, or when the service runs without TLS.
+   */
+  reloadTls(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +117,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? createLogger();
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const metrics = new ServiceMetrics({ region: options.region });
+  const trustedProxies = new TrustedProxies(options.trustedProxies ?? []);
+  const tlsPair = options.tls ? await readTlsPair(options.tls) : undefined;
   const apps = new AppRegistry(options.apps);
   const tokens = new SessionTokens(options.signingKey);
   const store: SharedStore =
@@ -135,6 +159,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     region: options.region,
     engine,
     version: SERVICE_VERSION,
+    trustedProxies,
+    ...(tlsPair && { tls: tlsPair }),
     ...(options.publicUrl && { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
     ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
@@ -148,23 +174,32 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     metrics,
     limits,
     logger,
+    trustedProxies,
   });
   ingress.attach(app.server);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const scheme = tlsPair ? 'https' : 'http';
+  const url = `${scheme}://${host}:${address.port}`;
 
   let closed = false;
   return {
     region: options.region,
     url,
-    ingressUrl: `ws://${host}:${address.port}/v2/driveningress`,
+    ingressUrl: `${tlsPair ? 'wss' : 'ws'}://${host}:${address.port}/v2/driveningress`,
     avatars,
     ingress,
     metrics,
     store,
     engine,
+    async reloadTls() {
+      if (!options.tls) throw new Error('This service runs without TLS: start it with --tls-cert and --tls-key.');
+      const pair = await readTlsPair(options.tls);
+      // New handshakes use the new context; established connections are not touched.
+      (app.server as unknown as TlsServer).setSecureContext({ cert: pair.cert, key: pair.key });
+      logger.info({ cert: options.tls.certFile }, 'TLS certificate reloaded');
+    },
     async close() {
       if (closed) return;
       closed = true;

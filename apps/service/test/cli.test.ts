@@ -92,21 +92,29 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
     client.configure();
     await client.confirmed();
     client.close();
-    // Single use holds across the regions: both keep their ledger in one directory.
-    const ledger = join(dir, 'used-tokens');
-    for (const out of [ap.out(), us.out()]) expect(out).toContain(`token ledger  ${ledger}`);
-    await expect(
-      TestClient.open(endpoints(ap.out()), token, { appId: credentials.appId }),
-    ).rejects.toMatchObject({
+    // Each region keeps its own ledger (regions share no state): single use holds per region, so
+    // a token used in us-west opens one more session in ap-northeast, then is refused in both.
+    for (const [out, region] of [
+      [ap.out(), 'ap-northeast'],
+      [us.out(), 'us-west'],
+    ] as const) {
+      expect(out).toContain(`token ledger  ${join(dir, 'used-tokens', region)}`);
+    }
+    const alreadyUsed = {
       status: 401,
       body: { errors: [{ detail: expect.stringMatching(/already used/) }] },
-    });
-    const second = await mintToken(endpoints(us.out()), credentials.apiKey);
-    (await TestClient.open(endpoints(ap.out()), second, { appId: credentials.appId })).close();
+    };
     await expect(
-      TestClient.open(endpoints(us.out()), second, { appId: credentials.appId }),
-    ).rejects.toMatchObject({ status: 401 });
-    // The regions stay separate processes: one dies, the other keeps serving and keeps the ledger.
+      TestClient.open(endpoints(us.out()), token, { appId: credentials.appId }),
+    ).rejects.toMatchObject(alreadyUsed);
+    (await TestClient.open(endpoints(ap.out()), token, { appId: credentials.appId })).close();
+    for (const out of [ap.out(), us.out()]) {
+      await expect(
+        TestClient.open(endpoints(out), token, { appId: credentials.appId }),
+      ).rejects.toMatchObject(alreadyUsed);
+    }
+    // The regions stay separate processes with separate state: one dies, the other keeps serving
+    // and keeps its ledger.
     ap.child.kill('SIGKILL');
     await new Promise((resolve) => ap.child.once('exit', resolve));
     const third = await mintToken(endpoints(us.out()), credentials.apiKey);
@@ -116,7 +124,7 @@ describe('avatar-drive-service CLI (embedded defaults)', () => {
     survivor.close();
     await expect(
       TestClient.open(endpoints(us.out()), token, { appId: credentials.appId }),
-    ).rejects.toMatchObject({ status: 401 });
+    ).rejects.toMatchObject(alreadyUsed);
     // Log lines (JSON) never carry the key; only the banner prints it.
     const logLines = [ap.out(), us.out()]
       .join('\n')

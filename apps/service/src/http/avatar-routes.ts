@@ -9,14 +9,20 @@ import type { Avatar, AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import { httpError } from '../errors.js';
 import type { SessionTokens } from '../tokens.js';
+import { requestOrigin, type TrustedProxies } from './client-address.js';
 import { browserReadable, type CorsOrigins, DEFAULT_CORS_ORIGINS } from './cors.js';
 
 export interface AvatarRouteDeps {
   avatars: AvatarCatalog;
   apps: AppRegistry;
   tokens: SessionTokens;
-  /** Origin used in asset URLs; the request's own origin when unset. */
+  /**
+   * Origin used in asset URLs. Unset: X-Forwarded-Proto/-Host from a trusted proxy, else the local
+   * address the request arrived on — never the client's Host header (those URLs go to other clients).
+   */
   publicUrl?: string;
+  /** Peers whose X-Forwarded-* headers are believed. */
+  trustedProxies: TrustedProxies;
   /** Origins whose pages may read these routes (default any: {@link DEFAULT_CORS_ORIGINS}). */
   corsOrigins?: CorsOrigins;
 }
@@ -98,7 +104,8 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
     );
   };
 
-  const origin = (request: FastifyRequest) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const origin = (request: FastifyRequest) =>
+    deps.publicUrl ?? requestOrigin(request.raw, deps.trustedProxies).origin;
   const manifest = (avatar: Avatar, base: string) => {
     const url = `${base}/v1/console/avatars/${encodeURIComponent(avatar.id)}/assets/${avatar.model.sha256}/${avatar.model.name}`;
     return {

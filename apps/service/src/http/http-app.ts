@@ -6,23 +6,29 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
+import type { TlsPair } from '../tls-files.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
+import { requestOrigin } from './client-address.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 
 export interface HttpAppDeps extends ConsoleRouteDeps, AvatarRouteDeps, HealthRouteDeps {
   logger: Logger;
   metrics: ServiceMetrics;
+  /** Serve https (and wss) with this pair; plain http without. */
+  tls?: TlsPair;
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
-  const app: FastifyInstance = Fastify({
+  // With `https`, fastify's types name a different server type; the routes do not care.
+  const app = Fastify({
     loggerInstance: deps.logger as unknown as import('fastify').FastifyBaseLogger,
     // Requests are logged by the hook below, without query strings (they can carry session tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
+    ...(deps.tls && { https: { cert: deps.tls.cert, key: deps.tls.key } }),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-  });
+  }) as unknown as FastifyInstance;
 
   app.addSchema(errorBodySchema);
   // JSON only: any other body type is a 415.
@@ -88,6 +94,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       {
         method: request.method,
         path: request.url.split('?')[0],
+        // The proxy-aware client address (X-Forwarded-For only from trusted proxies).
+        client: requestOrigin(request.raw, deps.trustedProxies).client,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       },

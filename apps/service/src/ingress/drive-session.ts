@@ -46,6 +46,8 @@ export interface DriveSessionInfo {
   connectionId: string;
   appId: string;
   avatarId: string;
+  /** The client's address (proxy-aware), for logs. */
+  client?: string;
 }
 
 type InterruptReason = 'explicit' | 'preempted' | 'pause_timeout';

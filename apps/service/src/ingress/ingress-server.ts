@@ -21,6 +21,7 @@ import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine/engine-pool.js';
+import { requestOrigin, type TrustedProxies } from '../http/client-address.js';
 import { errorBody } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -40,6 +41,8 @@ export interface IngressDeps {
   metrics: ServiceMetrics;
   limits: ServiceLimits;
   logger: Logger;
+  /** Peers whose X-Forwarded-For is believed for the client address in logs. */
+  trustedProxies: TrustedProxies;
 }
 
 export class IngressServer {
@@ -213,7 +216,7 @@ export class IngressServer {
       const session: DriveSession = new DriveSession(
         ws,
         socket,
-        { connectionId, appId, avatarId },
+        { connectionId, appId, avatarId, client: requestOrigin(req, this.#deps.trustedProxies).client },
         this.#deps,
         () => {
           this.sessions.delete(session);
@@ -221,7 +224,7 @@ export class IngressServer {
         },
       );
       this.sessions.add(session);
-      logger.debug({ connectionId, appId, avatarId }, 'session opened');
+      logger.info(session.info, 'session opened');
     });
   }
 }

@@ -1,12 +1,12 @@
 /**
  * A single-use token ledger in a local directory, shared by every service process on this machine
- * that points at it: the embedded default's way to honour single use across the two regions of
- * `pnpm start` without Redis, while each region stays its own process (one can die, the other keeps
- * serving).
+ * that points at it: the embedded default's way to honour single use across the processes of one
+ * region without Redis (each region of `pnpm start` has its own directory, so either can die and
+ * the other keeps serving).
  *
  * A used token is a file named `<expiry seconds>-<token id>` (both fixed by the token's signature,
  * so every use of one token names the same file), created with O_EXCL: the file system lets exactly
- * one process create it, whichever region asks first; every later use finds it there.
+ * one process create it, whichever asks first; every later use finds it there.
  * Files of expired tokens are deleted now and then (an expired token is refused before the ledger is
  * asked). The ledger also survives restarts, so a restart does not make used tokens usable again.
  */

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { ARKIT_BLENDSHAPES, wire } from '@avatar-drive/core';
 import { createDriver } from '@avatar-drive/engine';
 import { create, fromBinary, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
-import { WebSocket } from 'ws';
+import { type ClientOptions, WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../../src/credentials/api-keys.js';
 import type { DriverFactory } from '../../src/engine/engine-pool.js';
 import type { ServiceLimits } from '../../src/limits.js';
@@ -126,8 +126,8 @@ export class TestClient {
   readonly opened: Promise<void>;
   #waiters: (() => void)[] = [];
 
-  constructor(url: string, headers: Record<string, string> = {}) {
-    this.ws = new WebSocket(url, { headers });
+  constructor(url: string, headers: Record<string, string> = {}, wsOptions: ClientOptions = {}) {
+    this.ws = new WebSocket(url, { ...wsOptions, headers });
     this.ws.binaryType = 'nodebuffer';
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
@@ -164,16 +164,31 @@ export class TestClient {
   static async open(
     service: { ingressUrl: string },
     token: string,
-    options: { appId?: string; avatarId?: string; query?: boolean; path?: string } = {},
+    options: {
+      appId?: string;
+      avatarId?: string;
+      query?: boolean;
+      path?: string;
+      /** CA certificate(s) to verify a wss:// service against. */
+      ca?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<TestClient> {
     const appId = options.appId ?? APP_ID;
     const avatarId = options.avatarId ?? AVATAR_ID;
     const base = service.ingressUrl + (options.path ?? '');
+    const wsOptions: ClientOptions = options.ca ? { ca: options.ca } : {};
     const client = options.query
       ? new TestClient(
           `${base}?id=${avatarId}&appId=${encodeURIComponent(appId)}&sessionKey=${encodeURIComponent(token)}`,
+          { ...options.headers },
+          wsOptions,
         )
-      : new TestClient(`${base}?id=${avatarId}`, { 'X-App-ID': appId, 'X-Session-Key': token });
+      : new TestClient(
+          `${base}?id=${avatarId}`,
+          { ...options.headers, 'X-App-ID': appId, 'X-Session-Key': token },
+          wsOptions,
+        );
     await client.opened;
     return client;
   }
