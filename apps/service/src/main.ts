@@ -117,7 +117,10 @@ async function main(): Promise<void> {
     }
     // A bad pair (half-written renewal, wrong key) keeps the current one serving.
     service.reloadTls().catch((error: unknown) => {
-      logger.error({ err: (error as Error).message }, 'TLS reload failed; still serving the previous certificate');
+      logger.error(
+        { err: (error as Error).message },
+        'TLS reload failed; still serving the previous certificate',
+      );
     });
   });
 }

@@ -194,7 +194,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store,
     engine,
     async reloadTls() {
-      if (!options.tls) throw new Error('This service runs without TLS: start it with --tls-cert and --tls-key.');
+      if (!options.tls)
+        throw new Error('This service runs without TLS: start it with --tls-cert and --tls-key.');
       const pair = await readTlsPair(options.tls);
       // New handshakes use the new context; established connections are not touched.
       (app.server as unknown as TlsServer).setSecureContext({ cert: pair.cert, key: pair.key });

@@ -90,7 +90,8 @@ describe('https + wss in process', () => {
     });
     expect(res.status).toBe(200);
     const { avatars } = res.json() as { avatars: Array<{ assets: Array<{ url: string }> }> };
-    for (const avatar of avatars) expect(avatar.assets[0]!.url.startsWith(`${service.url}/v1/console/`)).toBe(true);
+    for (const avatar of avatars)
+      expect(avatar.assets[0]!.url.startsWith(`${service.url}/v1/console/`)).toBe(true);
     expect(res.text).not.toContain('attacker.example');
   });
 

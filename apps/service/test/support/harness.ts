@@ -171,13 +171,18 @@ export class TestClient {
       path?: string;
       /** CA certificate(s) to verify a wss:// service against. */
       ca?: string;
+      /** Local address to connect from (any 127.x.y.z on Linux loopback). */
+      localAddress?: string;
       headers?: Record<string, string>;
     } = {},
   ): Promise<TestClient> {
     const appId = options.appId ?? APP_ID;
     const avatarId = options.avatarId ?? AVATAR_ID;
     const base = service.ingressUrl + (options.path ?? '');
-    const wsOptions: ClientOptions = options.ca ? { ca: options.ca } : {};
+    const wsOptions: ClientOptions = {
+      ...(options.ca && { ca: options.ca }),
+      ...(options.localAddress && { localAddress: options.localAddress }),
+    };
     const client = options.query
       ? new TestClient(
           `${base}?id=${avatarId}&appId=${encodeURIComponent(appId)}&sessionKey=${encodeURIComponent(token)}`,
