@@ -1,6 +1,7 @@
 /**
- * Starts the whole demo stack on loopback: the driving service as two regions (two processes that
- * share the dev credentials and with them the single-use token ledger),
+ * Starts the whole demo stack on loopback: the driving service as two independent regions (two
+ * processes that share the dev credentials — signing key and app — and nothing else: each keeps its
+ * own single-use token ledger, or its own Redis),
  * the token server, the Host-mode relay example, and the demo's web server (in this process).
  * Used by `pnpm start` (scripts/start.ts) and by the e2e tests (apps/e2e), so both run the same
  * thing. Everything must be built first (`pnpm build`).
@@ -17,7 +18,7 @@ import { type DemoConfig, portOf, startDemoServer } from './demo-server.js';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** The names of the processes a stack runs. */
-export type StackProcess = 'primary' | 'backup' | 'token' | 'relay' | 'redis';
+export type StackProcess = 'primary' | 'backup' | 'token' | 'relay' | 'redis' | 'backupRedis';
 
 export interface StackOptions {
   /** Ports; 0 (or absent) = a free one. `pnpm start` uses fixed defaults. */
@@ -31,10 +32,11 @@ export interface StackOptions {
   /** Token server requests per minute per client (0 = unlimited; default 30). */
   tokenRateLimit?: number;
   /**
-   * Run a `redis-server` as the regions' shared store (the single-use token ledger, limits), as a
-   * production deployment would; default false: each region's in-memory store, with the single-use
-   * ledger shared through a directory next to the dev credentials (so a token used in one region is
-   * refused in the other, and either region can die without the other).
+   * Run one `redis-server` per region as that region's store (single-use token ledger, limits,
+   * session counts), as a production deployment would (`redis` is the primary's, `backupRedis` the
+   * backup's). Default false: each region's embedded store, with its single-use ledger in
+   * `used-tokens/<region>/` next to the dev credentials. Either way the regions share no state, so
+   * either can die (with its store) and the other keeps serving; single use holds per region.
    */
   redis?: boolean;
   /** Extra environment for the service processes. */
@@ -48,7 +50,7 @@ export interface Stack {
   config: DemoConfig;
   /** Console URL per region. */
   consoles: Record<'primary' | 'backup', string>;
-  ports: Record<Exclude<StackProcess, 'redis'> | 'demo', number>;
+  ports: Record<Exclude<StackProcess, 'redis' | 'backupRedis'> | 'demo', number>;
   appId: string;
   /** Kills one process at once (SIGKILL), e.g. a region to test fallback. */
   kill(name: StackProcess): Promise<void>;
@@ -87,13 +89,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const stop = async () => {
     demoServer?.closeAllConnections();
     await new Promise<void>((ok) => (demoServer ? demoServer.close(() => ok()) : ok()));
-    const redis = children.get('redis');
+    const isRedis = (name: StackProcess) => name === 'redis' || name === 'backupRedis';
     await Promise.all(
-      [...children.entries()]
-        .filter(([name]) => name !== 'redis')
-        .map(([, child]) => terminate(child, 'SIGTERM')),
+      [...children.entries()].filter(([name]) => !isRedis(name)).map(([, child]) => terminate(child, 'SIGTERM')),
     );
-    if (redis) await terminate(redis, 'SIGTERM');
+    await Promise.all(
+      [...children.entries()].filter(([name]) => isRedis(name)).map(([, child]) => terminate(child, 'SIGTERM')),
+    );
   };
   try {
     const devCredentials = options.devCredentials ?? join(REPO_ROOT, '.avatar-drive', 'dev-credentials.json');
@@ -105,21 +107,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       [PRIMARY]: `ws://127.0.0.1:${ports.primary}/v2/driveningress`,
       [BACKUP]: `ws://127.0.0.1:${ports.backup}/v2/driveningress`,
     };
-    let redisUrl: string | undefined;
+    const redisUrls: Partial<Record<string, string>> = {};
     if (options.redis) {
-      const redisPort = await freePort();
-      const redis = spawn(
-        'redis-server',
-        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      children.set('redis', redis);
-      redis.stdout?.resume();
-      redis.stderr?.resume();
-      await waitForTcp(redisPort, redis);
-      redisUrl = `redis://127.0.0.1:${redisPort}`;
+      for (const [name, region] of [
+        ['redis', PRIMARY],
+        ['backupRedis', BACKUP],
+      ] as const) {
+        const redisPort = await freePort();
+        const redis = spawn(
+          'redis-server',
+          ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        children.set(name, redis);
+        redis.stdout?.resume();
+        redis.stderr?.resume();
+        await waitForTcp(redisPort, redis);
+        redisUrls[region] = `redis://127.0.0.1:${redisPort}`;
+      }
     }
     const engineModule = pathToFileURL(join(REPO_ROOT, 'packages/engine/dist/index.js')).href;
     const service = (region: string, port: number) =>
@@ -137,7 +142,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           devCredentials,
           '--engine-module',
           engineModule,
-          ...(redisUrl ? ['--redis-url', redisUrl] : []),
+          ...(redisUrls[region] ? ['--redis-url', redisUrls[region]] : []),
         ],
         { ...options.serviceEnv },
         log,

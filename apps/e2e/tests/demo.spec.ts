@@ -29,10 +29,9 @@ test.beforeAll(async ({ browser }) => {
   stack = await startStack({
     devCredentials: join(workDir, 'dev-credentials.json'),
     tokenRateLimit: 0,
-    // What `pnpm start` runs: two region processes on the embedded default, whose single-use
-    // ledger is shared (a directory next to the dev credentials): a token used in one is used in
-    // both, and killing the primary leaves the backup serving. (Redis is covered by the service's
-    // own tests.)
+    // What `pnpm start` runs: two independent region processes on the embedded default, each with
+    // its own single-use ledger (a directory per region next to the dev credentials), so killing
+    // the primary leaves the backup serving. (Redis is covered by the service's own tests.)
     log: (name, line) => stackLog.push(`${name} ${line}`),
   });
   context = await browser.newContext();
