@@ -276,17 +276,26 @@ test('an expired token and a reused token are refused, and the page says why', a
   await page.getByTestId('interrupt').click();
   await page.unroute(stack.config.tokenUrl);
   expect(used).toBeDefined();
-  // Another avatar: a new view, a new connection, the same token.
+  // Another avatar: a new view, a new connection, the same token. The regions keep their own
+  // ledgers (docs/deploy.md, "Single use across regions"): the primary, which accepted it,
+  // refuses it (a browser sees that as a failed connection) and the backup accepts it once…
   await serveToken(used!);
-  const before = (await page.evaluate(() => window.__demo.avatarId)) ?? '';
-  await page.locator('[data-avatar]:not([aria-pressed="true"])').first().click();
-  await page.waitForFunction(
-    (previous) => window.__demo.avatarId !== previous && window.__demo.firstRendering,
-    before,
-    {
-      timeout: 90_000,
-    },
-  );
+  const switchAvatar = async () => {
+    const before = (await page.evaluate(() => window.__demo.avatarId)) ?? '';
+    await page.locator('[data-avatar]:not([aria-pressed="true"])').first().click();
+    await page.waitForFunction(
+      (previous) => window.__demo.avatarId !== previous && window.__demo.firstRendering,
+      before,
+      { timeout: 90_000 },
+    );
+  };
+  await switchAvatar();
+  await page.getByTestId('sample-hello').click();
+  await waitForState(page, (s) => s.connection === 'connected', 60_000);
+  expect((await readState(page)).region).toBe(stack.config.backupRegion);
+  await page.getByTestId('interrupt').click();
+  // …and after that both regions refuse it.
+  await switchAvatar();
   await page.getByTestId('sample-hello').click();
   await expect(page.locator('#error-message')).toContainText(/already used/i, { timeout: 60_000 });
   expect((await readState(page)).connection).toBe('failed');

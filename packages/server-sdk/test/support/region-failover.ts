@@ -22,6 +22,10 @@ export interface FailoverRun {
   killToConnectedMs: number;
   /** From the kill to the first animation of the next utterance, sent as soon as connected (ms). */
   killToFirstFrameMs: number;
+  /** The connection attempts after the kill: region, start (ms after the kill), error code. */
+  retries: Array<{ region: string; atMs: number; error?: string }>;
+  /** When the session saw the drop (ms after the kill). */
+  dropAtMs: number;
 }
 
 async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -47,6 +51,7 @@ export async function regionFailover(options: {
   const events: RelayEvent[] = [];
   const errors: AvatarError[] = [];
   const states: SessionState[] = [];
+  let dropAt = 0;
   const session = new AvatarSession({
     avatarId: AVATAR_ID,
     appId: fixtures.appId,
@@ -62,6 +67,7 @@ export async function regionFailover(options: {
     },
     onStateChange: (to) => {
       states.push(to);
+      if (to === 'reconnecting') dropAt = performance.now();
     },
   });
   session.relay().on('event', (e) => events.push(e));
@@ -79,6 +85,8 @@ export async function regionFailover(options: {
     await until(() => animated(inFlight), 'the in-flight utterance');
 
     const t0 = performance.now();
+    const t0Epoch = Date.now();
+    const attemptsBefore = session.attempts.length;
     options.primary.child.kill(options.signal);
     await options.primaryRedis?.kill();
     await until(() => session.state === 'connected' && session.connectionId !== firstId, 'the reconnect');
@@ -97,6 +105,12 @@ export async function regionFailover(options: {
       states: [...states],
       killToConnectedMs: t1 - t0,
       killToFirstFrameMs: t2 - t0,
+      retries: session.attempts.slice(attemptsBefore).map((a) => ({
+        region: a.region,
+        atMs: a.startedAt - t0Epoch,
+        ...(a.error && { error: a.error.code }),
+      })),
+      dropAtMs: dropAt - t0,
     };
   } finally {
     await session.close();

@@ -145,7 +145,7 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
       reject(new Error(`service did not start within 45 s:\n${out}`));
     }, 45_000);
     const onData = () => {
-      const m = /console API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(out);
+      const m = /console API\s+(https?:\/\/127\.0\.0\.1:\d+)\/v1\/console/.exec(out);
       if (m) {
         clearTimeout(deadline);
         child.stdout!.off('data', onData);
@@ -161,7 +161,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
   const service: ServiceProcess = {
     region: options.region,
     url,
-    ingressUrl: `${url.replace('http://', 'ws://')}/v2/driveningress`,
+    // http → ws, https → wss.
+    ingressUrl: `${url.replace(/^http/, 'ws')}/v2/driveningress`,
     child,
     output: () => out,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
