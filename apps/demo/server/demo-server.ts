@@ -123,12 +123,22 @@ async function serveFile(res: ServerResponse, root: string, pathname: string) {
   createReadStream(file).pipe(res);
 }
 
-/** Forwards the request to the first console that answers (keeps Host so asset URLs point back here). */
+/**
+ * Forwards the request to the first console that answers, as a reverse proxy does: with
+ * X-Forwarded-Host/-Proto naming this page's origin, so the asset URLs in manifests point back
+ * here (the stack starts the services with this server as a trusted proxy; docs/deploy.md).
+ */
 async function proxy(req: IncomingMessage, res: ServerResponse, consoles: readonly string[]) {
+  const headers = {
+    ...req.headers,
+    'x-forwarded-host': req.headers.host ?? '',
+    'x-forwarded-proto': 'http',
+    'x-forwarded-for': req.socket.remoteAddress ?? '',
+  };
   for (const base of consoles) {
     const target = new URL(req.url ?? '/', base);
     const upstream = await new Promise<IncomingMessage | undefined>((ok) => {
-      const out = httpRequest(target, { method: req.method, headers: req.headers, timeout: 5000 }, ok);
+      const out = httpRequest(target, { method: req.method, headers, timeout: 5000 }, ok);
       out.on('error', () => ok(undefined));
       out.on('timeout', () => out.destroy());
       out.end();

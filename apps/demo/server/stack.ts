@@ -142,6 +142,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           devCredentials,
           '--engine-module',
           engineModule,
+          // The demo server proxies avatar reads on loopback and names its own origin in
+          // X-Forwarded-Host, so asset URLs point back to the page (docs/deploy.md, "Behind a proxy").
+          '--trusted-proxies',
+          '127.0.0.1',
           ...(redisUrls[region] ? ['--redis-url', redisUrls[region]] : []),
         ],
         { ...options.serviceEnv },

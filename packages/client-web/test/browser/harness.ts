@@ -94,8 +94,12 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 function forward(req: IncomingMessage, res: ServerResponse, target: string, path: string): void {
   const upstream = request(
     `${target}${path}`,
-    // Keep the page's Host so the service writes asset URLs on the page's origin.
-    { method: req.method, headers: { ...req.headers } },
+    // As a reverse proxy: the page's origin in X-Forwarded-Host, so the service (which trusts this
+    // loopback proxy, see service.ts) writes asset URLs on the page's origin.
+    {
+      method: req.method,
+      headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', 'x-forwarded-proto': 'http' },
+    },
     (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);

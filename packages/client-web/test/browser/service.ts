@@ -25,7 +25,19 @@ export interface RunningService {
 export async function startService(region: string, extraArgs: string[]): Promise<RunningService> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [SERVICE_MAIN, '--region', region, '--port', '0', '--log-level', 'warn', ...extraArgs],
+    // The page server forwards console reads as a trusted loopback proxy (harness.ts).
+    [
+      SERVICE_MAIN,
+      '--region',
+      region,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--trusted-proxies',
+      '127.0.0.1',
+      ...extraArgs,
+    ],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
