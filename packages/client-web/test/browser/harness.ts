@@ -112,7 +112,11 @@ function forward(req: IncomingMessage, res: ServerResponse, target: string, path
 /** A Chromium context in a fresh profile; `close()` deletes the profile. */
 export type BrowserSession = ChromiumSession;
 
-/** Launches Chromium with the project's flags and a fresh profile. */
-export function launchChromium(): Promise<BrowserSession> {
-  return launchTestChromium({ viewport: { width: 700, height: 400 }, profilePrefix: 'client-web-chromium-' });
+/** Launches Chromium with the project's flags (plus `extraArgs`) and a fresh profile. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<BrowserSession> {
+  return launchTestChromium({
+    viewport: { width: 700, height: 400 },
+    profilePrefix: 'client-web-chromium-',
+    extraArgs,
+  });
 }

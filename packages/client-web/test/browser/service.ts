@@ -19,6 +19,8 @@ export interface RunningService {
   ingressUrl: string;
   output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL: the region's process dies at once (a crash). */
+  kill(): Promise<void>;
 }
 
 /** Starts one region of the service on a free port and waits for its banner. */
@@ -53,8 +55,8 @@ export async function startService(region: string, extraArgs: string[]): Promise
   });
   const urls = await new Promise<{ consoleUrl: string; ingressUrl: string }>((resolve, reject) => {
     const timer = setInterval(() => {
-      const consoleMatch = /console API\s+(http:\/\/\S+?)\/v1\/console/.exec(out);
-      const ingressMatch = /ingress\s+(ws:\/\/\S+)/.exec(out);
+      const consoleMatch = /console API\s+(https?:\/\/\S+?)\/v1\/console/.exec(out);
+      const ingressMatch = /ingress\s+(wss?:\/\/\S+)/.exec(out);
       if (consoleMatch && ingressMatch) {
         clearInterval(timer);
         resolve({ consoleUrl: consoleMatch[1]!, ingressUrl: ingressMatch[1]! });
@@ -71,10 +73,16 @@ export async function startService(region: string, extraArgs: string[]): Promise
     output: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
       }),
   };
 }
