@@ -8,7 +8,7 @@
  * (both hand in the raw `IncomingMessage`).
  */
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
 /** A set of proxy addresses and CIDR ranges (IPv4 and IPv6). */
@@ -66,6 +66,22 @@ export class TrustedProxies {
   }
 }
 
+/** No proxy trusted: forwarded headers are ignored from everyone. */
+export const NO_TRUSTED_PROXIES = new TrustedProxies();
+
+/**
+ * The TCP peer of `socket` (IPv4-mapped addresses unmapped). Before a request arrives this is all
+ * there is to go on: per-connection decisions (connection caps) use it.
+ */
+export function peerAddress(socket: Pick<Socket, 'remoteAddress'>): string {
+  return socket.remoteAddress ? unmapIPv4(socket.remoteAddress) : 'unknown';
+}
+
+/** The client address of `req`: see {@link RequestOrigin.client}. */
+export function clientAddress(req: IncomingMessage, trusted: TrustedProxies = NO_TRUSTED_PROXIES): string {
+  return requestOrigin(req, trusted).client;
+}
+
 /** What a request tells about its client and the origin it used. */
 export interface RequestOrigin {
   /** The client's address: the TCP peer, or the nearest untrusted hop of X-Forwarded-For. */
@@ -84,7 +100,7 @@ export interface RequestOrigin {
 /** Reads the client address, scheme and origin of `req` (see {@link RequestOrigin}). */
 export function requestOrigin(req: IncomingMessage, trusted: TrustedProxies): RequestOrigin {
   const socket = req.socket;
-  const peer = unmapIPv4(socket.remoteAddress ?? '');
+  const peer = peerAddress(socket);
   const localProtocol = (socket as TLSSocket).encrypted ? 'https' : 'http';
   const local = `${localProtocol}://${hostPart(unmapIPv4(socket.localAddress ?? '127.0.0.1'))}:${socket.localPort}`;
   if (!trusted.has(peer)) return { client: peer, protocol: localProtocol, origin: local, viaProxy: false };

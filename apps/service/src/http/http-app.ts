@@ -8,7 +8,7 @@ import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { TlsPair } from '../tls-files.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
-import { requestOrigin } from './client-address.js';
+import { clientAddress } from './client-address.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 
@@ -95,7 +95,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
         method: request.method,
         path: request.url.split('?')[0],
         // The proxy-aware client address (X-Forwarded-For only from trusted proxies).
-        client: requestOrigin(request.raw, deps.trustedProxies).client,
+        client: clientAddress(request.raw, deps.trustedProxies),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       },

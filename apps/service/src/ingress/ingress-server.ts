@@ -22,7 +22,7 @@ import type { AppRegistry } from '../credentials/app-registry.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine/engine-pool.js';
 import { errorBody } from '../errors.js';
-import { requestOrigin, type TrustedProxies } from '../http/client-address.js';
+import { clientAddress, type TrustedProxies } from '../http/client-address.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
@@ -216,7 +216,7 @@ export class IngressServer {
       const session: DriveSession = new DriveSession(
         ws,
         socket,
-        { connectionId, appId, avatarId, client: requestOrigin(req, this.#deps.trustedProxies).client },
+        { connectionId, appId, avatarId, client: clientAddress(req, this.#deps.trustedProxies) },
         this.#deps,
         () => {
           this.sessions.delete(session);
