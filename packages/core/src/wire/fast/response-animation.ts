@@ -126,8 +126,8 @@ export class AnimationBytes {
     let inner =
       stringFieldSize(this.#connectionId) + stringFieldSize(this.#req) + stringFieldSize(this.#avatarId);
     if (end) inner += 2;
-    // The animation field is written even when empty, as the message builder sets it.
-    inner += 1 + varintSize(animationSize) + animationSize;
+    // No keyframes, no animation field (as the message builder).
+    if (frames.length) inner += 1 + varintSize(animationSize) + animationSize;
     this.#frames = frames;
     this.#end = end;
     this.#inner = inner;
@@ -149,8 +149,10 @@ export class AnimationBytes {
       out[p++] = 0x18;
       out[p++] = 1;
     }
-    out[p++] = 0x22; // animation
-    p = writeVarint(out, p, this.#animationSize);
+    if (frames.length) {
+      out[p++] = 0x22; // animation
+      p = writeVarint(out, p, this.#animationSize);
+    }
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i]!;
       out[p++] = 0x0a; // keyframes
