@@ -91,10 +91,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await new Promise<void>((ok) => (demoServer ? demoServer.close(() => ok()) : ok()));
     const isRedis = (name: StackProcess) => name === 'redis' || name === 'backupRedis';
     await Promise.all(
-      [...children.entries()].filter(([name]) => !isRedis(name)).map(([, child]) => terminate(child, 'SIGTERM')),
+      [...children.entries()]
+        .filter(([name]) => !isRedis(name))
+        .map(([, child]) => terminate(child, 'SIGTERM')),
     );
     await Promise.all(
-      [...children.entries()].filter(([name]) => isRedis(name)).map(([, child]) => terminate(child, 'SIGTERM')),
+      [...children.entries()]
+        .filter(([name]) => isRedis(name))
+        .map(([, child]) => terminate(child, 'SIGTERM')),
     );
   };
   try {
