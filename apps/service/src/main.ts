@@ -110,19 +110,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGHUP', () => {
-    if (!resolved.options.tls) {
-      logger.warn('SIGHUP ignored: no TLS certificate to reload (start with --tls-cert and --tls-key)');
-      return;
-    }
-    // A bad pair (half-written renewal, wrong key) keeps the current one serving.
-    service.reloadTls().catch((error: unknown) => {
-      logger.error(
-        { err: (error as Error).message },
-        'TLS reload failed; still serving the previous certificate',
-      );
+  // With TLS, SIGHUP means "reload the certificate"; without, it keeps its default (terminate), so
+  // a closed terminal still stops a service started from it.
+  if (resolved.options.tls) {
+    process.on('SIGHUP', () => {
+      // A bad pair (half-written renewal, wrong key) keeps the current one serving.
+      service.reloadTls().catch((error: unknown) => {
+        logger.error(
+          { err: (error as Error).message },
+          'TLS reload failed; still serving the previous certificate',
+        );
+      });
     });
-  });
+  }
 }
 
 /** Forks the service processes, prints the banner once, and replaces a process that dies. */
@@ -156,9 +156,11 @@ function runPrimary(resolved: ResolvedConfig, processes: number): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  process.on('SIGHUP', () => {
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
-  });
+  if (resolved.options.tls) {
+    process.on('SIGHUP', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+    });
+  }
 }
 
 main().catch((error: unknown) => {
