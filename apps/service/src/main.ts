@@ -40,6 +40,9 @@ function banner(ready: Ready, resolved: ResolvedConfig, processes: number): stri
     `  health        ${url}/healthz  ${url}/readyz  ${url}/metrics`,
     `  shared store  ${ready.store}   engine: ${ready.engine}   avatars: ${ready.avatars.join(', ') || '(none)'}`,
   ];
+  const proxies = resolved.options.trustedProxies;
+  if (proxies?.length)
+    lines.push(`  trusted proxies  ${proxies.join(', ')}  (X-Forwarded-* believed from these only)`);
   if (ready.ledger) {
     lines.push(
       `  token ledger  ${ready.ledger}  (single use across every process of this region sharing it)`,
