@@ -1,8 +1,9 @@
 /**
  * One driveningress.v2 session on an accepted WebSocket: configure → confirm, audio through the
- * engine, animation back in order, interrupt/pause/resume, server-reported playback states, and
- * every limit. A bad input ends this session only (ServerError, then close); nothing it does can
- * throw into the server.
+ * engine, animation out in order, interrupt/pause/resume, and every limit. Where the output goes
+ * (this WebSocket, or an RTC room through an egress) is one {@link SessionOutput} chosen at
+ * configure; this class never asks which. A bad input ends this session only (ServerError, then
+ * close); nothing it does can throw into the server.
  */
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -11,28 +12,37 @@ import {
   type AvatarErrorCode,
   assertPcmChunk,
   confirmSessionMessage,
+  createReqIdCache,
   decodeMessage,
+  type FastAudioInput,
   isAvatarError,
   isSupportedSampleRate,
+  readAudioInput,
   SERVER_CAPABILITIES,
   SERVER_ERROR_CODES,
   serverErrorMessage,
   wire,
 } from '@avatar-drive/core';
-import { create, toBinary } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { type EgressRegistry, egressKindOf } from '../egress/registry.js';
-import type { EgressKind, EgressSession } from '../egress/types.js';
-import type { EngineChannel, EnginePool, EngineResult } from '../engine/engine-pool.js';
+import type { EgressRegistry } from '../egress/registry.js';
+import type { EngineChannel, EnginePool, EngineResult } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { AnimationEncoder } from './animation-encoder.js';
-import { createReqIdCache, type FastAudioInput, readAudioInput } from './audio-fast-path.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
-import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
+import {
+  createSessionOutput,
+  type DriveSessionInfo,
+  type InterruptReason,
+  type OutputHost,
+  type RequestState,
+  type SessionOutput,
+} from './session-output.js';
+import { WsSender } from './ws-sender.js';
 
-const { MessageType, PlaybackState, AudioFormat } = wire;
+export type { DriveSessionInfo } from './session-output.js';
+
+const { MessageType, AudioFormat } = wire;
 
 export interface DriveSessionDeps {
   engine: EnginePool;
@@ -42,42 +52,31 @@ export interface DriveSessionDeps {
   logger: Logger;
 }
 
-export interface DriveSessionInfo {
-  connectionId: string;
-  appId: string;
-  avatarId: string;
-}
-
-type InterruptReason = 'explicit' | 'preempted' | 'pause_timeout';
-
-interface RequestState {
-  reqId: string;
-  seq: number;
-  cancelled: boolean;
-  playback: PlaybackEntry;
-  /** RTC mode: where the request stands in the egress (its real playout). */
-  egressPhase?: 'playing' | 'ended' | 'interrupted';
-  egressPlayedMs?: number;
-  interruptReason?: InterruptReason;
-}
-
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 
 /** Requests remembered per connection (for late interrupt/pause/resume). */
 const KNOWN_REQUESTS = 64;
 
-export class DriveSession {
+/** The message types a client may send (CLIENT_DRIVEN_CONFIG is accepted and ignored). */
+const CLIENT_TYPES: ReadonlySet<number> = new Set([
+  MessageType.CLIENT_CONFIGURE_SESSION,
+  MessageType.CLIENT_AUDIO_INPUT,
+  MessageType.CLIENT_INTERRUPT,
+  MessageType.CLIENT_PAUSE,
+  MessageType.CLIENT_RESUME,
+]);
+
+export class DriveSession implements OutputHost {
   readonly info: DriveSessionInfo;
+  readonly sender: WsSender;
+  readonly metrics: ServiceMetrics;
   readonly #ws: WebSocket;
-  readonly #socket: Socket;
   readonly #deps: DriveSessionDeps;
   readonly #onClosed: () => void;
   #phase: Phase = 'configuring';
   #sampleRate = 0;
   #engine: EngineChannel | undefined;
-  #egress: EgressSession | undefined;
-  readonly #clock: PlaybackClock;
-  readonly #animation: AnimationEncoder;
+  #output: SessionOutput | undefined;
   readonly #known = new Map<string, RequestState>();
   #current: RequestState | undefined;
   #seq = 0;
@@ -87,16 +86,7 @@ export class DriveSession {
   #lastMessageAt = 0;
   readonly #reqIdCache = createReqIdCache();
   readonly #durationTimer: NodeJS.Timeout;
-  /**
-   * Animation goes to the socket as pre-built frames ({@link #sendFrame}) only when no extension
-   * (per-message deflate) was negotiated: with one, ws's sender may queue, and ws must frame.
-   */
-  readonly #rawFrames: boolean;
-  #backpressureTimer: NodeJS.Timeout | undefined;
-  #backpressureSince = 0;
   #alive = true;
-  /** Largest output this session ever had buffered (for tests and diagnostics). */
-  maxBufferedBytes = 0;
 
   constructor(
     ws: WebSocket,
@@ -106,13 +96,16 @@ export class DriveSession {
     onClosed: () => void,
   ) {
     this.#ws = ws;
-    this.#socket = socket;
     this.info = info;
     this.#deps = deps;
+    this.metrics = deps.metrics;
     this.#onClosed = onClosed;
-    this.#animation = new AnimationEncoder(info.connectionId, info.avatarId);
-    this.#rawFrames = ws.extensions === '';
-    this.#clock = new PlaybackClock((event) => this.#onPlayback(event), deps.limits.pauseTimeoutMs);
+    this.sender = new WsSender(ws, socket, deps.limits, () => {
+      deps.metrics.recordError('invalidRequest');
+      deps.logger.info(info, 'session closed: slow reader');
+      this.#cleanup();
+      ws.terminate();
+    });
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
     // Plain binary frames (the audio chunks) skip ws's receiver; ws still gets everything else.
@@ -140,6 +133,15 @@ export class DriveSession {
     return this.#phase;
   }
 
+  get closed(): boolean {
+    return this.#phase === 'closed';
+  }
+
+  /** Largest output this session ever had buffered (for tests and diagnostics). */
+  get maxBufferedBytes(): number {
+    return this.sender.maxBufferedBytes;
+  }
+
   /** Called by the server's ping loop: drops a peer that missed the previous pong. */
   heartbeat(): void {
     if (this.#phase === 'closed') return;
@@ -157,7 +159,7 @@ export class DriveSession {
     const closeCode = SERVER_ERROR_CODES[code];
     this.#deps.metrics.recordError(code);
     this.#deps.logger.info({ ...this.info, code, closeCode, reqId }, `session closed: ${message}`);
-    this.#send(
+    this.sender.send(
       serverErrorMessage({
         connectionId: this.info.connectionId,
         reqId,
@@ -176,6 +178,18 @@ export class DriveSession {
     );
   }
 
+  request(reqId: string): RequestState | undefined {
+    return this.#known.get(reqId);
+  }
+
+  stop(request: RequestState): void {
+    request.cancelled = true;
+    if (this.#current === request) {
+      this.#current = undefined;
+      this.#engine?.reset();
+    }
+  }
+
   #close(closeCode: number, reason: string): void {
     if (this.#phase === 'closed') return;
     this.#cleanup();
@@ -189,12 +203,10 @@ export class DriveSession {
     this.#phase = 'closed';
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#durationTimer);
-    clearInterval(this.#backpressureTimer);
-    this.#clock.dispose();
+    this.#output?.close();
     this.#engine?.close();
-    void this.#egress?.close().catch(() => undefined);
     this.#deps.metrics.liveSessions.dec();
-    if (this.#socket.isPaused()) this.#socket.resume();
+    this.sender.dispose();
     this.#onClosed();
   }
 
@@ -256,14 +268,7 @@ export class DriveSession {
   #dispatch(message: wire.Message): void {
     const { type, data } = message;
     if (type === MessageType.CLIENT_DRIVEN_CONFIG) return; // internal; accepted and ignored
-    const clientTypes = [
-      MessageType.CLIENT_CONFIGURE_SESSION,
-      MessageType.CLIENT_AUDIO_INPUT,
-      MessageType.CLIENT_INTERRUPT,
-      MessageType.CLIENT_PAUSE,
-      MessageType.CLIENT_RESUME,
-    ] as number[];
-    if (!clientTypes.includes(type)) {
+    if (!CLIENT_TYPES.has(type)) {
       this.fail(
         'protocolError',
         `Message type ${type} (${MessageType[type] ?? 'unknown'}) is not one a client may send. Send ClientConfigureSession, ClientAudioInput, ClientInterrupt, ClientPause or ClientResume.`,
@@ -288,18 +293,18 @@ export class DriveSession {
       );
       return;
     }
-    switch (type) {
-      case MessageType.CLIENT_AUDIO_INPUT:
-        if (data.case === 'clientAudioInput') this.#audio(data.value);
+    switch (data.case) {
+      case 'clientAudioInput':
+        this.#audio(data.value);
         return;
-      case MessageType.CLIENT_INTERRUPT:
-        if (data.case === 'clientInterrupt') this.#interrupt(data.value.reqId);
+      case 'clientInterrupt':
+        this.#interrupt(data.value.reqId);
         return;
-      case MessageType.CLIENT_PAUSE:
-        if (data.case === 'clientPause') this.#pauseOrResume('pause', data.value.reqId);
+      case 'clientPause':
+        this.#pauseOrResume('pause', data.value.reqId);
         return;
-      case MessageType.CLIENT_RESUME:
-        if (data.case === 'clientResume') this.#pauseOrResume('resume', data.value.reqId);
+      case 'clientResume':
+        this.#pauseOrResume('resume', data.value.reqId);
         return;
     }
   }
@@ -322,14 +327,16 @@ export class DriveSession {
       );
       return;
     }
-    let kind: EgressKind | undefined;
+    const { egress, limits } = this.#deps;
+    let output: SessionOutput;
     try {
-      kind = egressKindOf(config.egressType);
+      output = createSessionOutput(config, this, { egress, pauseTimeoutMs: limits.pauseTimeoutMs });
     } catch (error) {
       const e = isAvatarError(error) ? error : new AvatarError('invalidEgressConfig', String(error));
       this.fail(e.code, e.message);
       return;
     }
+    this.#output = output;
     this.#sampleRate = config.sampleRate;
     try {
       this.#engine = this.#deps.engine.open(config.sampleRate);
@@ -340,86 +347,31 @@ export class DriveSession {
       );
       return;
     }
-    if (!kind) {
+    const opening = output.open();
+    if (!opening) {
       this.#confirm();
       return;
     }
-    // RTC mode: confirm only once the avatar is in the room; input meanwhile waits in order.
+    // Confirm only once the output is ready (RTC: the avatar is in the room); input waits in order.
     this.#phase = 'opening';
-    this.#deps.egress
-      .open(kind, {
-        connectionId: this.info.connectionId,
-        avatarId: this.info.avatarId,
-        sampleRate: config.sampleRate,
-        livekit: config.livekitEgress,
-        agora: config.agoraEgress,
-      })
-      .then(
-        (session) => {
-          if (this.#phase === 'closed') {
-            void session.close();
-            return;
-          }
-          this.#attachEgress(session);
-          this.#confirm();
-          const pending = this.#pendingWhileOpening;
-          this.#pendingWhileOpening = [];
-          for (const data of pending) this.#onMessage(data, true);
-        },
-        (error: unknown) => {
-          const e = isAvatarError(error) ? error : new AvatarError('egressUnavailable', String(error));
-          this.fail(e.code, e.message);
-        },
-      );
-  }
-
-  /**
-   * RTC mode: lifecycle comes from the egress's real playout (when audio leaves the avatar's
-   * track), not from the WebSocket clock. Each request gets PLAYING, then either one
-   * ServerResponseAnimation with end=true and no keyframes plus ENDED, or INTERRUPTED.
-   */
-  #attachEgress(session: EgressSession): void {
-    this.#egress = session;
-    session.on('playing', ({ reqId }) => {
-      const request = this.#known.get(reqId);
-      if (request) request.egressPhase = 'playing';
-      this.#sendPlaybackState(reqId, PlaybackState.PLAYING, 0, '');
-    });
-    session.on('ended', ({ reqId, playedMs }) => {
-      const request = this.#known.get(reqId);
-      if (request) {
-        request.egressPhase = 'ended';
-        request.egressPlayedMs = playedMs;
-      }
-      if (this.#phase !== 'closed') this.#sendBytes(this.#animation.encode(reqId, [], true));
-      this.#sendPlaybackState(reqId, PlaybackState.ENDED, playedMs, '');
-    });
-    session.on('interrupted', ({ reqId, playedMs }) => {
-      const request = this.#known.get(reqId);
-      if (request) {
-        request.egressPhase = 'interrupted';
-        request.egressPlayedMs = playedMs;
-        request.cancelled = true;
-      }
-      this.#sendPlaybackState(
-        reqId,
-        PlaybackState.INTERRUPTED,
-        playedMs,
-        request?.interruptReason ?? 'explicit',
-      );
-    });
-    session.on('idle-timeout', ({ idleMs }) =>
-      this.fail(
-        'idleTimeout',
-        `No audio for ${Math.round(idleMs / 1000)} s, so the avatar left the room. Open a new session when there is audio to send.`,
-      ),
+    opening.then(
+      () => {
+        if (this.#phase === 'closed') return;
+        this.#confirm();
+        const pending = this.#pendingWhileOpening;
+        this.#pendingWhileOpening = [];
+        for (const data of pending) this.#onMessage(data, true);
+      },
+      (error: unknown) => {
+        const e = isAvatarError(error) ? error : new AvatarError('egressUnavailable', String(error));
+        this.fail(e.code, e.message);
+      },
     );
-    session.on('error', (error) => this.fail(error.code, error.message));
   }
 
   #confirm(): void {
     this.#phase = 'active';
-    this.#send(
+    this.sender.send(
       confirmSessionMessage({ connectionId: this.info.connectionId, capabilities: SERVER_CAPABILITIES }),
     );
   }
@@ -457,16 +409,17 @@ export class DriveSession {
       return;
     }
     const engine = this.#engine!;
+    const output = this.#output!;
     if (!request) {
       // end() already started a new utterance (keeping the speaker adaptation); a preempted
       // request is reset by #cancel.
       if (this.#current) this.#cancel(this.#current, 'preempted');
-      request = { reqId, seq: ++this.#seq, cancelled: false, playback: this.#clock.add(reqId) };
+      request = { reqId, seq: ++this.#seq, cancelled: false, playback: output.clock.add(reqId) };
       this.#remember(request);
       this.#current = request;
     }
     const r = request;
-    if (this.#egress && (pcm.length > 0 || end)) this.#egress.pushAudio(pcm, this.#sampleRate, reqId, end);
+    output.audio(r, pcm, end);
     if (engine.now) {
       this.#audioNow(engine.now, r, pcm, end);
       return;
@@ -477,7 +430,7 @@ export class DriveSession {
         (error: unknown) => this.#engineFailed(error, reqId),
       );
     }
-    this.#clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) {
       this.#current = undefined;
       engine.end().then(
@@ -501,7 +454,7 @@ export class DriveSession {
         return;
       }
     }
-    this.#clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    this.#output!.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) this.#current = undefined;
     if (result) this.#emitFrames(r, result, false, pcm.length);
     if (!end || this.#phase === 'closed') return;
@@ -516,18 +469,12 @@ export class DriveSession {
   }
 
   #emitFrames(request: RequestState, result: EngineResult, end: boolean, samples: number): void {
-    const metrics = this.#deps.metrics;
-    metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
+    this.#deps.metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
     if (this.#phase === 'closed' || request.cancelled) return;
     if (result.frames.length === 0 && !end) return;
-    if (this.#egress) {
-      this.#egress.pushFrames(result.frames, request.reqId, end);
-    } else {
-      if (this.#rawFrames) this.#sendFrame(this.#animation.encodeFrame(request.reqId, result.frames, end));
-      else this.#sendBytes(this.#animation.encode(request.reqId, result.frames, end));
-      metrics.recordFramesSent(result.frames.length);
-    }
-    if (end) this.#clock.outputFinished(request.playback);
+    const output = this.#output!;
+    output.frames(request, result.frames, end);
+    if (end) output.clock.outputFinished(request.playback);
   }
 
   #engineFailed(error: unknown, reqId: string): void {
@@ -550,39 +497,7 @@ export class DriveSession {
   }
 
   #cancel(request: RequestState, reason: InterruptReason): void {
-    if (this.#egress) {
-      this.#cancelEgress(request, reason);
-      return;
-    }
-    const finished = request.playback.phase === 'ended' || request.playback.phase === 'interrupted';
-    if (finished && (request.playback.outputDone || request.cancelled)) return;
-    request.cancelled = true;
-    if (this.#current === request) {
-      this.#current = undefined;
-      this.#engine?.reset();
-    }
-    this.#clock.interrupt(request.playback, reason);
-  }
-
-  /** RTC mode: stops the request's egress output at once; exactly one INTERRUPTED follows. */
-  #cancelEgress(request: RequestState, reason: InterruptReason): void {
-    const egress = this.#egress!;
-    if (request.cancelled || request.egressPhase === 'ended' || request.egressPhase === 'interrupted') return;
-    request.cancelled = true;
-    request.interruptReason = reason;
-    if (this.#current === request) {
-      this.#current = undefined;
-      this.#engine?.reset();
-    }
-    // Bookkeeping only: in RTC mode the clock's events are not reported.
-    this.#clock.interrupt(request.playback, reason);
-    egress.interrupt(request.reqId);
-    // The egress reports requests it holds; one it never queued is reported here.
-    // (egressPhase is set by the listener the call above ran synchronously.)
-    if ((request.egressPhase as RequestState['egressPhase']) !== 'interrupted') {
-      request.egressPhase = 'interrupted';
-      this.#sendPlaybackState(request.reqId, PlaybackState.INTERRUPTED, 0, reason);
-    }
+    this.#output!.cancel(request, reason);
   }
 
   #pauseOrResume(op: 'pause' | 'resume', reqId: string): void {
@@ -591,102 +506,17 @@ export class DriveSession {
       this.#reportUnknownRequest(op === 'pause' ? 'ClientPause' : 'ClientResume', reqId);
       return;
     }
-    if (this.#egress) {
-      // The clock keeps the pause timeout; the state reported is the egress's.
-      if (op === 'pause') this.#clock.pause();
-      else this.#clock.resume();
-      const snap = op === 'pause' ? this.#egress.pause() : this.#egress.resume();
-      const phase = request.egressPhase;
-      const state =
-        phase === 'ended'
-          ? PlaybackState.ENDED
-          : phase === 'interrupted'
-            ? PlaybackState.INTERRUPTED
-            : snap.state === 'paused'
-              ? PlaybackState.PAUSED
-              : PlaybackState.PLAYING;
-      const playedMs = snap.reqId === reqId ? snap.playedMs : (request.egressPlayedMs ?? 0);
-      this.#sendPlaybackState(request.reqId, state, playedMs, '');
-      return;
-    }
-    if (op === 'pause') {
-      this.#clock.pause();
-    } else {
-      this.#clock.resume();
-    }
-    this.#clock.refresh();
-    const phase = request.playback.phase;
-    const state =
-      phase === 'ended'
-        ? PlaybackState.ENDED
-        : phase === 'interrupted'
-          ? PlaybackState.INTERRUPTED
-          : this.#clock.paused
-            ? PlaybackState.PAUSED
-            : PlaybackState.PLAYING;
-    this.#sendPlaybackState(request.reqId, state, request.playback.playedMs, '');
+    this.#output!.pauseOrResume(op, request);
   }
 
   #reportUnknownRequest(what: string, reqId: string): void {
     this.#deps.metrics.recordError('invalidRequest');
-    this.#send(
+    this.sender.send(
       serverErrorMessage({
         connectionId: this.info.connectionId,
         reqId,
         code: SERVER_ERROR_CODES.invalidRequest,
         message: `invalidRequest: ${what} names req_id "${reqId}", which this connection has not seen. Name the req_id of your latest ClientAudioInput. The session continues.`,
-      }),
-    );
-  }
-
-  #onPlayback(event: PlaybackEvent): void {
-    const { entry } = event;
-    if (this.#egress) {
-      // RTC mode reports the egress's playout; only the clock's pause timeout acts here.
-      const request = this.#known.get(entry.reqId);
-      if (event.kind === 'interrupted' && event.reason === 'pause_timeout' && request) {
-        this.#cancelEgress(request, 'pause_timeout');
-      }
-      return;
-    }
-    switch (event.kind) {
-      case 'playing':
-        this.#sendPlaybackState(entry.reqId, PlaybackState.PLAYING, 0, '');
-        return;
-      case 'ended':
-        this.#sendPlaybackState(entry.reqId, PlaybackState.ENDED, entry.playedMs, '');
-        return;
-      case 'interrupted': {
-        const request = this.#known.get(entry.reqId);
-        if (request && !request.cancelled) {
-          // pause_timeout comes from the clock: stop the request's output too.
-          request.cancelled = true;
-          if (this.#current === request) {
-            this.#current = undefined;
-            this.#engine?.reset();
-          }
-        }
-        this.#sendPlaybackState(entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
-        return;
-      }
-    }
-  }
-
-  #sendPlaybackState(reqId: string, state: wire.PlaybackState, playedMs: number, reason: string): void {
-    if (this.#phase === 'closed') return;
-    this.#send(
-      create(wire.MessageSchema, {
-        type: MessageType.SERVER_PLAYBACK_STATE,
-        data: {
-          case: 'serverPlaybackState',
-          value: {
-            connectionId: this.info.connectionId,
-            reqId,
-            state,
-            playedMs: BigInt(Math.round(playedMs)),
-            reason,
-          },
-        },
       }),
     );
   }
@@ -699,62 +529,5 @@ export class DriveSession {
         if (old.playback.phase === 'ended' || old.playback.phase === 'interrupted') this.#known.delete(id);
       }
     }
-  }
-
-  // ----------------------------------------------------------------- output
-
-  #send(message: wire.Message): void {
-    this.#sendBytes(toBinary(wire.MessageSchema, message));
-  }
-
-  #sendBytes(bytes: Uint8Array): void {
-    if (this.#ws.readyState !== this.#ws.OPEN) return;
-    this.#ws.send(bytes);
-    this.#afterSend();
-  }
-
-  /**
-   * Sends a complete WebSocket frame (header included, {@link AnimationEncoder.encodeFrame}) with
-   * one socket write. Safe beside ws's own writes: without per-message deflate (see
-   * {@link #rawFrames}) ws's sender never queues, it writes each frame to the socket synchronously,
-   * so frames cannot interleave; and nothing is written once ws has started closing (readyState is
-   * then CLOSING).
-   */
-  #sendFrame(frame: Buffer): void {
-    if (this.#ws.readyState !== this.#ws.OPEN) return;
-    this.#socket.write(frame);
-    this.#afterSend();
-  }
-
-  #afterSend(): void {
-    const buffered = this.#ws.bufferedAmount;
-    if (buffered > this.maxBufferedBytes) this.maxBufferedBytes = buffered;
-    if (buffered > this.#deps.limits.maxOutputBufferBytes && !this.#backpressureTimer)
-      this.#startBackpressure();
-  }
-
-  /**
-   * The reader is slower than the output: stop reading its input (so the engine produces nothing
-   * more) until the buffer drains; close the session if that takes too long.
-   */
-  #startBackpressure(): void {
-    this.#socket.pause();
-    this.#backpressureSince = Date.now();
-    this.#backpressureTimer = setInterval(() => {
-      if (this.#ws.bufferedAmount <= this.#deps.limits.maxOutputBufferBytes / 2) {
-        clearInterval(this.#backpressureTimer);
-        this.#backpressureTimer = undefined;
-        this.#socket.resume();
-        return;
-      }
-      if (Date.now() - this.#backpressureSince > this.#deps.limits.slowReaderTimeoutMs) {
-        clearInterval(this.#backpressureTimer);
-        this.#backpressureTimer = undefined;
-        this.#deps.metrics.recordError('invalidRequest');
-        this.#deps.logger.info(this.info, 'session closed: slow reader');
-        this.#cleanup();
-        this.#ws.terminate();
-      }
-    }, 20);
   }
 }
