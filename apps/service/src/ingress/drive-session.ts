@@ -6,7 +6,6 @@
  * close); nothing it does can throw into the server.
  */
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import {
   AvatarError,
   type AvatarErrorCode,
@@ -16,7 +15,6 @@ import {
   decodeMessage,
   type FastAudioInput,
   isAvatarError,
-  isSupportedSampleRate,
   readAudioInput,
   SERVER_CAPABILITIES,
   SERVER_ERROR_CODES,
@@ -29,20 +27,22 @@ import type { EgressRegistry } from '../egress/registry.js';
 import type { EngineChannel, EnginePool, EngineResult } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { configureRefusal } from './configure-refusal.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
 import {
   createSessionOutput,
   type DriveSessionInfo,
-  type InterruptReason,
   type OutputHost,
   type RequestState,
   type SessionOutput,
 } from './session-output.js';
+import { SessionRequests } from './session-requests.js';
+import { SessionTimers } from './session-timers.js';
 import { WsSender } from './ws-sender.js';
 
 export type { DriveSessionInfo } from './session-output.js';
 
-const { MessageType, AudioFormat } = wire;
+const { MessageType } = wire;
 
 export interface DriveSessionDeps {
   engine: EnginePool;
@@ -53,9 +53,6 @@ export interface DriveSessionDeps {
 }
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
-
-/** Requests remembered per connection (for late interrupt/pause/resume). */
-const KNOWN_REQUESTS = 64;
 
 /** The message types a client may send (CLIENT_DRIVEN_CONFIG is accepted and ignored). */
 const CLIENT_TYPES: ReadonlySet<number> = new Set([
@@ -77,15 +74,10 @@ export class DriveSession implements OutputHost {
   #sampleRate = 0;
   #engine: EngineChannel | undefined;
   #output: SessionOutput | undefined;
-  readonly #known = new Map<string, RequestState>();
-  #current: RequestState | undefined;
-  #seq = 0;
+  readonly #requests = new SessionRequests();
   #pendingWhileOpening: Buffer[] = [];
-  #idleTimer: NodeJS.Timeout | undefined;
-  /** When the last message arrived (performance.now()); the idle timer re-arms from it. */
-  #lastMessageAt = 0;
   readonly #reqIdCache = createReqIdCache();
-  readonly #durationTimer: NodeJS.Timeout;
+  readonly #timers: SessionTimers;
   #alive = true;
 
   constructor(
@@ -117,16 +109,19 @@ export class DriveSession implements OutputHost {
     ws.on('pong', () => {
       this.#alive = true;
     });
-    this.#durationTimer = setTimeout(
+    this.#timers = new SessionTimers(
+      deps.limits,
+      () =>
+        this.fail(
+          'idleTimeout',
+          `No message for ${Math.round(deps.limits.idleTimeoutMs / 1000)} s. Open a new session when there is audio to send.`,
+        ),
       () =>
         this.fail(
           'sessionDurationExceeded',
           `The session reached its ${Math.round(deps.limits.maxSessionMs / 1000)} s limit. Open a new session (with a new token) to continue.`,
         ),
-      deps.limits.maxSessionMs,
     );
-    this.#lastMessageAt = performance.now();
-    this.#armIdleTimer(deps.limits.idleTimeoutMs);
   }
 
   get phase(): Phase {
@@ -170,6 +165,12 @@ export class DriveSession implements OutputHost {
     this.#close(closeCode, code);
   }
 
+  /** {@link fail} with `error`'s code and message; other throwables become `fallback`. */
+  #failWith(error: unknown, fallback: AvatarErrorCode, reqId = ''): void {
+    const e = isAvatarError(error) ? error : new AvatarError(fallback, String(error));
+    this.fail(e.code, e.message, reqId);
+  }
+
   /** Ends the session without an error (server shutdown). */
   shutdown(): void {
     this.fail(
@@ -179,13 +180,13 @@ export class DriveSession implements OutputHost {
   }
 
   request(reqId: string): RequestState | undefined {
-    return this.#known.get(reqId);
+    return this.#requests.get(reqId);
   }
 
   stop(request: RequestState): void {
     request.cancelled = true;
-    if (this.#current === request) {
-      this.#current = undefined;
+    if (this.#requests.current === request) {
+      this.#requests.current = undefined;
       this.#engine?.reset();
     }
   }
@@ -201,8 +202,7 @@ export class DriveSession implements OutputHost {
   #cleanup(): void {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#durationTimer);
+    this.#timers.stop();
     this.#output?.close();
     this.#engine?.close();
     this.#deps.metrics.liveSessions.dec();
@@ -210,34 +210,11 @@ export class DriveSession implements OutputHost {
     this.#onClosed();
   }
 
-  /**
-   * One timer per session, re-armed only when it fires early: a message only records its time
-   * (a clearTimeout + setTimeout per 20 ms chunk was measurable timer churn at hundreds of sessions).
-   */
-  #armIdleTimer(delayMs: number): void {
-    this.#idleTimer = setTimeout(
-      () => {
-        if (this.#phase === 'closed') return;
-        const idleFor = performance.now() - this.#lastMessageAt;
-        const limit = this.#deps.limits.idleTimeoutMs;
-        if (idleFor < limit) {
-          this.#armIdleTimer(limit - idleFor);
-          return;
-        }
-        this.fail(
-          'idleTimeout',
-          `No message for ${Math.round(limit / 1000)} s. Open a new session when there is audio to send.`,
-        );
-      },
-      Math.max(1, Math.ceil(delayMs)),
-    );
-  }
-
   // ------------------------------------------------------------------ input
 
   #onMessage(data: Buffer, isBinary: boolean): void {
     if (this.#phase === 'closed') return;
-    this.#lastMessageAt = performance.now();
+    this.#timers.touch();
     if (this.#phase === 'opening') {
       this.#pendingWhileOpening.push(data);
       return;
@@ -253,8 +230,7 @@ export class DriveSession implements OutputHost {
     try {
       message = decodeMessage(data, { isBinary, maxBytes: this.#deps.limits.maxMessageBytes });
     } catch (error) {
-      const e = isAvatarError(error) ? error : new AvatarError('protocolError', String(error));
-      this.fail(e.code, e.message);
+      this.#failWith(error, 'protocolError');
       return;
     }
     try {
@@ -312,19 +288,9 @@ export class DriveSession implements OutputHost {
   // -------------------------------------------------------------- configure
 
   #configure(config: wire.ClientConfigureSession): void {
-    if (config.audioFormat !== AudioFormat.PCM_S16LE) {
-      const name = AudioFormat[config.audioFormat] ?? String(config.audioFormat);
-      this.fail(
-        'invalidAudio',
-        `Audio format ${name} is not supported by this server yet. Send mono PCM_S16LE audio.`,
-      );
-      return;
-    }
-    if (!isSupportedSampleRate(config.sampleRate)) {
-      this.fail(
-        'unsupportedSampleRate',
-        `Sample rate ${config.sampleRate} Hz is not supported. Use 8000, 16000, 22050, 24000, 32000, 44100 or 48000 Hz.`,
-      );
+    const refused = configureRefusal(config);
+    if (refused) {
+      this.fail(refused.code, refused.message);
       return;
     }
     const { egress, limits } = this.#deps;
@@ -332,8 +298,7 @@ export class DriveSession implements OutputHost {
     try {
       output = createSessionOutput(config, this, { egress, pauseTimeoutMs: limits.pauseTimeoutMs });
     } catch (error) {
-      const e = isAvatarError(error) ? error : new AvatarError('invalidEgressConfig', String(error));
-      this.fail(e.code, e.message);
+      this.#failWith(error, 'invalidEgressConfig');
       return;
     }
     this.#output = output;
@@ -363,8 +328,7 @@ export class DriveSession implements OutputHost {
         for (const data of pending) this.#onMessage(data, true);
       },
       (error: unknown) => {
-        const e = isAvatarError(error) ? error : new AvatarError('egressUnavailable', String(error));
-        this.fail(e.code, e.message);
+        this.#failWith(error, 'egressUnavailable');
       },
     );
   }
@@ -394,11 +358,10 @@ export class DriveSession implements OutputHost {
         audio.byteOffset % 2 === 0 || audio.byteLength % 2 !== 0 ? audio : new Uint8Array(audio),
       );
     } catch (error) {
-      const e = isAvatarError(error) ? error : new AvatarError('invalidAudio', String(error));
-      this.fail(e.code, e.message, reqId);
+      this.#failWith(error, 'invalidAudio', reqId);
       return;
     }
-    let request = this.#known.get(reqId);
+    let request = this.#requests.get(reqId);
     if (request?.cancelled) return; // audio still in flight after an interrupt
     if (request?.playback.inputEnded) {
       this.fail(
@@ -412,11 +375,9 @@ export class DriveSession implements OutputHost {
     const output = this.#output!;
     if (!request) {
       // end() already started a new utterance (keeping the speaker adaptation); a preempted
-      // request is reset by #cancel.
-      if (this.#current) this.#cancel(this.#current, 'preempted');
-      request = { reqId, seq: ++this.#seq, cancelled: false, playback: output.clock.add(reqId) };
-      this.#remember(request);
-      this.#current = request;
+      // request is reset by its cancel.
+      if (this.#requests.current) output.cancel(this.#requests.current, 'preempted');
+      request = this.#requests.start(reqId, output.clock);
     }
     const r = request;
     output.audio(r, pcm, end);
@@ -432,7 +393,7 @@ export class DriveSession implements OutputHost {
     }
     output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) {
-      this.#current = undefined;
+      this.#requests.current = undefined;
       engine.end().then(
         (result) => this.#emitFrames(r, result, true, 0),
         (error: unknown) => this.#engineFailed(error, reqId),
@@ -455,7 +416,7 @@ export class DriveSession implements OutputHost {
       }
     }
     this.#output!.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
-    if (end) this.#current = undefined;
+    if (end) this.#requests.current = undefined;
     if (result) this.#emitFrames(r, result, false, pcm.length);
     if (!end || this.#phase === 'closed') return;
     let last: EngineResult;
@@ -485,23 +446,17 @@ export class DriveSession implements OutputHost {
   // --------------------------------------------------------- playback control
 
   #interrupt(reqId: string): void {
-    const request = this.#known.get(reqId);
+    const request = this.#requests.get(reqId);
     if (!request) {
       this.#reportUnknownRequest('ClientInterrupt', reqId);
       return;
     }
     // Interrupting a request also stops every older one still playing.
-    for (const other of this.#known.values()) {
-      if (other.seq <= request.seq) this.#cancel(other, 'explicit');
-    }
-  }
-
-  #cancel(request: RequestState, reason: InterruptReason): void {
-    this.#output!.cancel(request, reason);
+    for (const other of this.#requests.upTo(request)) this.#output!.cancel(other, 'explicit');
   }
 
   #pauseOrResume(op: 'pause' | 'resume', reqId: string): void {
-    const request = this.#known.get(reqId);
+    const request = this.#requests.get(reqId);
     if (!request) {
       this.#reportUnknownRequest(op === 'pause' ? 'ClientPause' : 'ClientResume', reqId);
       return;
@@ -519,15 +474,5 @@ export class DriveSession implements OutputHost {
         message: `invalidRequest: ${what} names req_id "${reqId}", which this connection has not seen. Name the req_id of your latest ClientAudioInput. The session continues.`,
       }),
     );
-  }
-
-  #remember(request: RequestState): void {
-    this.#known.set(request.reqId, request);
-    if (this.#known.size > KNOWN_REQUESTS) {
-      for (const [id, old] of this.#known) {
-        if (this.#known.size <= KNOWN_REQUESTS) break;
-        if (old.playback.phase === 'ended' || old.playback.phase === 'interrupted') this.#known.delete(id);
-      }
-    }
   }
 }
