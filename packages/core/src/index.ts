@@ -25,6 +25,7 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './random.js';
 export * from './regions.js';
 export * from './relay/encoder.js';
 export * from './relay/format.js';
