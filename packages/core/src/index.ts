@@ -31,6 +31,7 @@ export * from './relay/encoder.js';
 export * from './relay/format.js';
 export * from './relay/sequencer.js';
 export * from './rig.js';
+export * from './rtc/avatar-participant.js';
 export * from './rtc/packets.js';
 export * from './states.js';
 export * from './wire/codec.js';
