@@ -19,14 +19,15 @@ import {
   SERVER_CAPABILITIES,
   SERVER_ERROR_CODES,
   serverErrorMessage,
-  wire,
+  type wire,
 } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { EgressRegistry } from '../egress/registry.js';
-import type { EngineChannel, EnginePool, EngineResult } from '../engine-pool/engine-pool.js';
+import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { routeClientMessage } from './client-messages.js';
 import { configureRefusal } from './configure-refusal.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
 import {
@@ -38,11 +39,10 @@ import {
 } from './session-output.js';
 import { SessionRequests } from './session-requests.js';
 import { SessionTimers } from './session-timers.js';
+import { UtteranceFeed } from './utterance-feed.js';
 import { WsSender } from './ws-sender.js';
 
 export type { DriveSessionInfo } from './session-output.js';
-
-const { MessageType } = wire;
 
 export interface DriveSessionDeps {
   engine: EnginePool;
@@ -54,15 +54,6 @@ export interface DriveSessionDeps {
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 
-/** The message types a client may send (CLIENT_DRIVEN_CONFIG is accepted and ignored). */
-const CLIENT_TYPES: ReadonlySet<number> = new Set([
-  MessageType.CLIENT_CONFIGURE_SESSION,
-  MessageType.CLIENT_AUDIO_INPUT,
-  MessageType.CLIENT_INTERRUPT,
-  MessageType.CLIENT_PAUSE,
-  MessageType.CLIENT_RESUME,
-]);
-
 export class DriveSession implements OutputHost {
   readonly info: DriveSessionInfo;
   readonly sender: WsSender;
@@ -71,8 +62,8 @@ export class DriveSession implements OutputHost {
   readonly #deps: DriveSessionDeps;
   readonly #onClosed: () => void;
   #phase: Phase = 'configuring';
-  #sampleRate = 0;
   #engine: EngineChannel | undefined;
+  #feed: UtteranceFeed | undefined;
   #output: SessionOutput | undefined;
   readonly #requests = new SessionRequests();
   #pendingWhileOpening: Buffer[] = [];
@@ -242,45 +233,27 @@ export class DriveSession implements OutputHost {
   }
 
   #dispatch(message: wire.Message): void {
-    const { type, data } = message;
-    if (type === MessageType.CLIENT_DRIVEN_CONFIG) return; // internal; accepted and ignored
-    if (!CLIENT_TYPES.has(type)) {
-      this.fail(
-        'protocolError',
-        `Message type ${type} (${MessageType[type] ?? 'unknown'}) is not one a client may send. Send ClientConfigureSession, ClientAudioInput, ClientInterrupt, ClientPause or ClientResume.`,
-      );
-      return;
-    }
-    if (type === MessageType.CLIENT_CONFIGURE_SESSION) {
-      if (this.#phase !== 'configuring') {
-        this.fail(
-          'protocolError',
-          'The session is already configured. Send ClientConfigureSession once, first; open a new session to change it.',
-        );
+    const phase = this.#phase;
+    const request = routeClientMessage(
+      message,
+      phase === 'configuring' || phase === 'active' ? phase : 'other',
+    );
+    switch (request.kind) {
+      case 'refuse':
+        this.fail('protocolError', request.message);
         return;
-      }
-      if (data.case === 'clientConfigureSession') this.#configure(data.value);
-      return;
-    }
-    if (this.#phase !== 'active') {
-      this.fail(
-        'protocolError',
-        `${MessageType[type]} arrived before ClientConfigureSession. Send ClientConfigureSession first and wait for ServerConfirmSession.`,
-      );
-      return;
-    }
-    switch (data.case) {
-      case 'clientAudioInput':
-        this.#audio(data.value);
+      case 'configure':
+        this.#configure(request.config);
         return;
-      case 'clientInterrupt':
-        this.#interrupt(data.value.reqId);
+      case 'audio':
+        this.#audio(request.input);
         return;
-      case 'clientPause':
-        this.#pauseOrResume('pause', data.value.reqId);
+      case 'interrupt':
+        this.#interrupt(request.reqId);
         return;
-      case 'clientResume':
-        this.#pauseOrResume('resume', data.value.reqId);
+      case 'pause':
+      case 'resume':
+        this.#pauseOrResume(request.kind, request.reqId);
         return;
     }
   }
@@ -302,7 +275,6 @@ export class DriveSession implements OutputHost {
       return;
     }
     this.#output = output;
-    this.#sampleRate = config.sampleRate;
     try {
       this.#engine = this.#deps.engine.open(config.sampleRate);
     } catch (error) {
@@ -312,6 +284,14 @@ export class DriveSession implements OutputHost {
       );
       return;
     }
+    this.#feed = new UtteranceFeed(
+      this.#engine,
+      output,
+      this.#requests,
+      config.sampleRate,
+      this,
+      this.#deps.logger,
+    );
     const opening = output.open();
     if (!opening) {
       this.#confirm();
@@ -371,7 +351,6 @@ export class DriveSession implements OutputHost {
       );
       return;
     }
-    const engine = this.#engine!;
     const output = this.#output!;
     if (!request) {
       // end() already started a new utterance (keeping the speaker adaptation); a preempted
@@ -379,68 +358,7 @@ export class DriveSession implements OutputHost {
       if (this.#requests.current) output.cancel(this.#requests.current, 'preempted');
       request = this.#requests.start(reqId, output.clock);
     }
-    const r = request;
-    output.audio(r, pcm, end);
-    if (engine.now) {
-      this.#audioNow(engine.now, r, pcm, end);
-      return;
-    }
-    if (pcm.length > 0) {
-      engine.push(pcm).then(
-        (result) => this.#emitFrames(r, result, false, pcm.length),
-        (error: unknown) => this.#engineFailed(error, reqId),
-      );
-    }
-    output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
-    if (end) {
-      this.#requests.current = undefined;
-      engine.end().then(
-        (result) => this.#emitFrames(r, result, true, 0),
-        (error: unknown) => this.#engineFailed(error, reqId),
-      );
-    }
-  }
-
-  /**
-   * {@link #audio} for an engine on this thread: the same sequence as the promise path (compute,
-   * clock, then frames; then the end flush), without a promise and closures per chunk.
-   */
-  #audioNow(now: NonNullable<EngineChannel['now']>, r: RequestState, pcm: Int16Array, end: boolean): void {
-    let result: EngineResult | undefined;
-    if (pcm.length > 0) {
-      try {
-        result = now.push(pcm);
-      } catch (error) {
-        this.#engineFailed(error, r.reqId);
-        return;
-      }
-    }
-    this.#output!.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
-    if (end) this.#requests.current = undefined;
-    if (result) this.#emitFrames(r, result, false, pcm.length);
-    if (!end || this.#phase === 'closed') return;
-    let last: EngineResult;
-    try {
-      last = now.end();
-    } catch (error) {
-      this.#engineFailed(error, r.reqId);
-      return;
-    }
-    this.#emitFrames(r, last, true, 0);
-  }
-
-  #emitFrames(request: RequestState, result: EngineResult, end: boolean, samples: number): void {
-    this.#deps.metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
-    if (this.#phase === 'closed' || request.cancelled) return;
-    if (result.frames.length === 0 && !end) return;
-    const output = this.#output!;
-    output.frames(request, result.frames, end);
-    if (end) output.clock.outputFinished(request.playback);
-  }
-
-  #engineFailed(error: unknown, reqId: string): void {
-    this.#deps.logger.error({ err: error, ...this.info }, 'engine call failed');
-    this.fail('upstreamError', 'The lip-sync engine failed. Reconnect with backoff.', reqId);
+    this.#feed!.push(request, pcm, end);
   }
 
   // --------------------------------------------------------- playback control
