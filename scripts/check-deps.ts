@@ -184,9 +184,16 @@ if (process.argv.includes('--print')) {
       if (!have.has(key(edge)))
         problems.push(`README.md's dependency line draws ${key(edge)}, which no package.json declares.`);
     }
-    const reach = (from: string, to: string, seen = new Set<string>()): boolean =>
-      said.has(`${from} → ${to}`) ||
-      documented.some(([a, b]) => a === from && !seen.has(b) && (seen.add(b), reach(b, to, seen)));
+    /** Whether the line's arrows lead from `from` to `to` (directly or through others). */
+    const reach = (from: string, to: string, seen = new Set<string>()): boolean => {
+      if (said.has(`${from} → ${to}`)) return true;
+      for (const [a, b] of documented) {
+        if (a !== from || seen.has(b)) continue;
+        seen.add(b);
+        if (reach(b, to, seen)) return true;
+      }
+      return false;
+    };
     for (const [from, to] of actual) {
       if (!reach(from, to)) problems.push(`README.md's dependency line misses ${from} → ${to}.`);
     }
