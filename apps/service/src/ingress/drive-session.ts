@@ -30,6 +30,8 @@ import type { ServiceMetrics } from '../metrics.js';
 import { AnimationEncoder } from './animation-encoder.js';
 import { createReqIdCache, type FastAudioInput, readAudioInput } from './audio-fast-path.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
+import { IntakeLimiter } from './intake-limiter.js';
+import { OpeningBuffer } from './opening-buffer.js';
 import { PlaybackClock, type PlaybackEntry, type PlaybackEvent } from './playback-clock.js';
 
 const { MessageType, PlaybackState, AudioFormat } = wire;
@@ -81,7 +83,8 @@ export class DriveSession {
   readonly #known = new Map<string, RequestState>();
   #current: RequestState | undefined;
   #seq = 0;
-  #pendingWhileOpening: Buffer[] = [];
+  readonly #opening: OpeningBuffer;
+  readonly #intake: IntakeLimiter;
   #idleTimer: NodeJS.Timeout | undefined;
   /** When the last message arrived (performance.now()); the idle timer re-arms from it. */
   #lastMessageAt = 0;
@@ -112,6 +115,8 @@ export class DriveSession {
     this.#onClosed = onClosed;
     this.#animation = new AnimationEncoder(info.connectionId, info.avatarId);
     this.#rawFrames = ws.extensions === '';
+    this.#opening = new OpeningBuffer(socket, deps.limits.maxPendingWhileOpeningBytes);
+    this.#intake = new IntakeLimiter(socket, deps.limits, () => this.#backpressureTimer !== undefined);
     this.#clock = new PlaybackClock((event) => this.#onPlayback(event), deps.limits.pauseTimeoutMs);
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
@@ -190,6 +195,7 @@ export class DriveSession {
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#durationTimer);
     clearInterval(this.#backpressureTimer);
+    this.#intake.dispose();
     this.#clock.dispose();
     this.#engine?.close();
     void this.#egress?.close().catch(() => undefined);
@@ -227,7 +233,11 @@ export class DriveSession {
     if (this.#phase === 'closed') return;
     this.#lastMessageAt = performance.now();
     if (this.#phase === 'opening') {
-      this.#pendingWhileOpening.push(data);
+      if (!this.#opening.push(data))
+        this.fail(
+          'invalidRequest',
+          `More than ${Math.round(this.#deps.limits.maxPendingWhileOpeningBytes / 1024)} KiB arrived before ServerConfirmSession. In RTC mode, wait for ServerConfirmSession before sending audio.`,
+        );
       return;
     }
     if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
@@ -346,6 +356,7 @@ export class DriveSession {
     }
     // RTC mode: confirm only once the avatar is in the room; input meanwhile waits in order.
     this.#phase = 'opening';
+    this.#opening.start();
     this.#deps.egress
       .open(kind, {
         connectionId: this.info.connectionId,
@@ -362,8 +373,7 @@ export class DriveSession {
           }
           this.#attachEgress(session);
           this.#confirm();
-          const pending = this.#pendingWhileOpening;
-          this.#pendingWhileOpening = [];
+          const pending = this.#opening.drain();
           for (const data of pending) this.#onMessage(data, true);
         },
         (error: unknown) => {
@@ -446,6 +456,7 @@ export class DriveSession {
       this.fail(e.code, e.message, reqId);
       return;
     }
+    this.#intake.admit(pcm.length, this.#sampleRate);
     let request = this.#known.get(reqId);
     if (request?.cancelled) return; // audio still in flight after an interrupt
     if (request?.playback.inputEnded) {
