@@ -77,7 +77,11 @@ describe('/readyz and the persistence of the Redis it uses', () => {
   let onRedis: RunningService;
   beforeAll(async () => {
     redis = await TestRedis.start();
-    onRedis = await startTestService({ avatarsDir: await makeAvatarsDir(), standIn: true, redisUrl: redis.url });
+    onRedis = await startTestService({
+      avatarsDir: await makeAvatarsDir(),
+      standIn: true,
+      redisUrl: redis.url,
+    });
   });
   afterAll(async () => {
     await onRedis?.close();

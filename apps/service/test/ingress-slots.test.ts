@@ -8,7 +8,15 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../src/service.js';
-import { APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, sleep, startTestService, TestClient } from './support/harness.js';
+import {
+  APP_ID,
+  AVATAR_ID,
+  makeAvatarsDir,
+  mintToken,
+  sleep,
+  startTestService,
+  TestClient,
+} from './support/harness.js';
 import { TestRedis } from './support/redis-server.js';
 
 const LIMIT = 4;
@@ -75,7 +83,9 @@ async function leakRound(service: RunningService): Promise<Record<string, string
     await Promise.all(
       Object.entries(HANDSHAKES).map(async ([name, shake]) => {
         const status = await rawUpgrade(service, await mintToken(service), shake);
-        (statuses[name] ??= []).push(status);
+        const list = statuses[name] ?? [];
+        list.push(status);
+        statuses[name] = list;
       }),
     );
   }

@@ -64,7 +64,9 @@ async function greedy(service: RunningService): Promise<{ elapsedMs: number; fra
 }
 
 describe('intake rate limit', () => {
-  it(`holds a greedy client to ${FACTOR}× real time and processes all it sent`, { timeout: 60_000 }, async () => {
+  it(`holds a greedy client to ${FACTOR}× real time and processes all it sent`, {
+    timeout: 60_000,
+  }, async () => {
     const capped = await greedy(limited);
     const free = await greedy(unlimited);
     const rate = (r: { elapsedMs: number }) => AUDIO_MS / r.elapsedMs;

@@ -12,7 +12,9 @@ import type { RunningService } from '../src/service.js';
 import { LogCapture, makeAvatarsDir, mintToken, startTestService, TestClient } from './support/harness.js';
 
 /** An HTTP server that answers everything 404 with a body only it knows, and counts connections. */
-async function internalServer(secret: string): Promise<{ server: Server; port: number; connections: () => number }> {
+async function internalServer(
+  secret: string,
+): Promise<{ server: Server; port: number; connections: () => number }> {
   let connections = 0;
   const server = createServer((_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' });

@@ -12,8 +12,8 @@ export {
   defaultIdentity,
   isReservedIdentity,
   type Participant,
-  ParticipantRefused,
   type ParticipantHook,
+  ParticipantRefused,
   referenceParticipant,
   type TokenRequestBody,
 } from './participant.js';

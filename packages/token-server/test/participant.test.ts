@@ -37,7 +37,12 @@ const offline = { url: 'ws://127.0.0.1:9', apiKey: 'devkey', apiSecret: 'secret'
 describe('POST /token: what no caller can get', () => {
   it("refuses the avatar's and agents' identities (403), in any letter case", async () => {
     const base = await listen({ livekit: offline });
-    for (const identity of ['avatar-drive-avatar', 'Avatar-Drive-Avatar', ' avatar-drive-avatar ', 'agent-AJ_x1']) {
+    for (const identity of [
+      'avatar-drive-avatar',
+      'Avatar-Drive-Avatar',
+      ' avatar-drive-avatar ',
+      'agent-AJ_x1',
+    ]) {
       const { status, body } = await post(base, { room: 'victim-room', identity });
       expect(status, identity).toBe(403);
       expect(body.error).toMatch(/is reserved/);
@@ -47,7 +52,15 @@ describe('POST /token: what no caller can get', () => {
 
   it('refuses control and format characters in identities (NUL, newlines, ANSI escapes, bidi, zero-width): 400', async () => {
     const base = await listen({ livekit: offline });
-    for (const identity of ['a\u0000b', 'alice\n{"level":50,"msg":"forged"}', 'x\r\ny', '\u001b[31mred', 'evil\u202Etxt.exe', 'zero\u200Bwidth', 'sep\u2028line']) {
+    for (const identity of [
+      'a\u0000b',
+      'alice\n{"level":50,"msg":"forged"}',
+      'x\r\ny',
+      '\u001b[31mred',
+      'evil\u202Etxt.exe',
+      'zero\u200Bwidth',
+      'sep\u2028line',
+    ]) {
       const { status, body } = await post(base, { identity });
       expect(status, JSON.stringify(identity)).toBe(400);
       expect(body.error).toMatch(/control or format characters/);
@@ -79,8 +92,15 @@ describe.skipIf(!livekit)('POST /token: the app decides room and identity (real 
         return { room: `support-${user}`, identity: `user-${user}`, name: `User ${user}` };
       },
     });
-    expect(await post(base, { room: 'victim-room' })).toEqual({ status: 401, body: { error: 'Sign in first.' } });
-    const { status, body } = await post(base, { room: 'victim-room', identity: 'avatar-bot' }, { 'x-user': 'u42' });
+    expect(await post(base, { room: 'victim-room' })).toEqual({
+      status: 401,
+      body: { error: 'Sign in first.' },
+    });
+    const { status, body } = await post(
+      base,
+      { room: 'victim-room', identity: 'avatar-bot' },
+      { 'x-user': 'u42' },
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ room: 'support-u42', identity: 'user-u42' });
     const claims = await new TokenVerifier(lk.apiKey, lk.apiSecret).verify(body.token!);

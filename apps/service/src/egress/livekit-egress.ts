@@ -31,16 +31,11 @@ import {
 } from '@livekit/rtc-node';
 import type { Logger } from 'pino';
 import {
-  type AllowedHost,
-  hostNotAllowed,
-  isAllowedHost,
-  parseAllowedHosts,
-} from './livekit-hosts.js';
-import {
   PUBLISH_ON_BEHALF_ATTRIBUTE,
   type ResolvedLiveKitConfig,
   resolveLiveKitConfig,
 } from './livekit-config.js';
+import { type AllowedHost, hostNotAllowed, isAllowedHost, parseAllowedHosts } from './livekit-hosts.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
 import type {
   EgressEventName,
@@ -157,11 +152,7 @@ export class LiveKitEgressSession implements EgressSession {
   #open = false;
   #closing: Promise<void> | undefined;
 
-  constructor(
-    config: EgressOpenConfig,
-    resolved: ResolvedLiveKitConfig,
-    options: ProviderOptions,
-  ) {
+  constructor(config: EgressOpenConfig, resolved: ResolvedLiveKitConfig, options: ProviderOptions) {
     this.#config = config;
     this.#resolved = resolved;
     this.#options = options;

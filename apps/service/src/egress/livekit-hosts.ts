@@ -50,7 +50,9 @@ export function isAllowedHost(list: readonly AllowedHost[], url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port ? Number(url.port) : url.protocol === 'wss:' ? 443 : 80;
   return list.some((entry) => {
-    const hostMatches = entry.wildcard ? host.endsWith(entry.host) && host.length > entry.host.length : host === entry.host;
+    const hostMatches = entry.wildcard
+      ? host.endsWith(entry.host) && host.length > entry.host.length
+      : host === entry.host;
     if (!hostMatches) return false;
     return entry.port === undefined ? port === 443 || port === 80 : port === entry.port;
   });

@@ -27,13 +27,17 @@ export function handshakeProblem(req: IncomingMessage): HandshakeProblem | undef
   }
   const upgrade = req.headers.upgrade;
   if (typeof upgrade !== 'string' || upgrade.toLowerCase() !== 'websocket') {
-    return { status: 400, detail: 'The Upgrade header must be "websocket". Connect with a WebSocket client.' };
+    return {
+      status: 400,
+      detail: 'The Upgrade header must be "websocket". Connect with a WebSocket client.',
+    };
   }
   const key = req.headers['sec-websocket-key'];
   if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
     return {
       status: 400,
-      detail: 'Sec-WebSocket-Key is missing or malformed (16 random bytes in base64). Connect with a WebSocket client.',
+      detail:
+        'Sec-WebSocket-Key is missing or malformed (16 random bytes in base64). Connect with a WebSocket client.',
     };
   }
   const version = req.headers['sec-websocket-version'];
