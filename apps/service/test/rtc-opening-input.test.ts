@@ -6,8 +6,10 @@
  * gets only a few MiB into the socket.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { wire } from '@avatar-drive/core';
+import { SERVER_ERROR_CODES, wire } from '@avatar-drive/core';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFrame, OPCODE_BINARY } from '../bench/websocket-frames.js';
 import { makeAvatarsDir, mintToken, sleep, TestClient, tone } from './support/harness.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
 
@@ -26,16 +28,23 @@ async function blackHole(): Promise<{ server: Server; port: number; sockets: Soc
 const SEND_MS = 4000;
 let hole: Awaited<ReturnType<typeof blackHole>>;
 let service: ServiceProcess;
+/** The same, with a 4 KiB cap on what may wait. */
+let small: ServiceProcess;
 
 beforeAll(async () => {
   hole = await blackHole();
-  service = await startServiceProcess({
-    avatarsDir: await makeAvatarsDir(),
-    args: ['--livekit-hosts', `127.0.0.1:${hole.port}`],
+  const avatarsDir = await makeAvatarsDir();
+  const args = ['--livekit-hosts', `127.0.0.1:${hole.port}`];
+  service = await startServiceProcess({ avatarsDir, args });
+  small = await startServiceProcess({
+    avatarsDir,
+    args,
+    env: { AVATAR_DRIVE_MAX_PENDING_WHILE_OPENING_BYTES: '4096' },
   });
 });
 afterAll(async () => {
   await service?.stop();
+  await small?.stop();
   for (const s of hole?.sockets ?? []) s.destroy();
   hole?.server.close();
 });
@@ -80,5 +89,59 @@ describe('input while the RTC egress opens', () => {
     // The egress never opened: the session was never confirmed.
     expect(client.inbox.some((m) => m.data.case === 'serverConfirmSession')).toBe(false);
     client.ws.terminate();
+  });
+});
+
+describe('input that was already read when the egress started opening', () => {
+  it('past the cap ends the session with ServerError 4000 invalidRequest', { timeout: 30_000 }, async () => {
+    const client = await TestClient.open(small, await mintToken(small));
+    // Configure and 12 KiB of audio in one socket write: the service reads them together, so the
+    // audio arrives after the socket was paused and waits, up to the cap.
+    const configure = toBinary(
+      wire.MessageSchema,
+      create(wire.MessageSchema, {
+        type: wire.MessageType.CLIENT_CONFIGURE_SESSION,
+        data: {
+          case: 'clientConfigureSession',
+          value: {
+            sampleRate: 16000,
+            egressType: wire.EgressType.LIVEKIT,
+            livekitEgress: {
+              url: `ws://127.0.0.1:${hole.port}`,
+              apiKey: 'devkey',
+              apiSecret: 'secret',
+              roomName: 'room-1',
+              publisherId: 'avatar-1',
+            },
+          },
+        },
+      }),
+    );
+    const pcm = tone(100);
+    const audio = toBinary(
+      wire.MessageSchema,
+      create(wire.MessageSchema, {
+        type: wire.MessageType.CLIENT_AUDIO_INPUT,
+        data: {
+          case: 'clientAudioInput',
+          value: { reqId: 'r1', audio: new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength) },
+        },
+      }),
+    );
+    const socket = (client.ws as unknown as { _socket: Socket })._socket;
+    socket.write(
+      Buffer.concat([
+        clientFrame(OPCODE_BINARY, configure),
+        ...Array.from({ length: 4 }, () => clientFrame(OPCODE_BINARY, audio)),
+      ]),
+    );
+    const error = await client.waitFor((m) => m.data.case === 'serverError', 10_000);
+    expect(error.data.case === 'serverError' && error.data.value.code).toBe(
+      SERVER_ERROR_CODES.invalidRequest,
+    );
+    expect(error.data.case === 'serverError' && error.data.value.message).toMatch(
+      /^invalidRequest: More than 4 KiB arrived before ServerConfirmSession/,
+    );
+    expect((await client.closed).code).toBe(4000);
   });
 });
