@@ -6,6 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config.js';
 import type { RunningService } from '../src/service.js';
 import { makeAvatarsDir, mintToken, sleep, startTestService, TestClient } from './support/harness.js';
 
@@ -102,5 +103,33 @@ describe('slow and idle connections', () => {
     again.socket.destroy();
     client.close();
     await client.closed;
+  });
+});
+
+describe('configuration', () => {
+  it('the connection and intake limits come from the environment (seconds → ms)', async () => {
+    const resolved = await resolveConfig([], {
+      AVATAR_DRIVE_APPS: JSON.stringify([{ appId: 'app_x', apiKeyHashes: [] }]),
+      AVATAR_DRIVE_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64url'),
+      AVATAR_DRIVE_HEADERS_TIMEOUT_SECONDS: '5',
+      AVATAR_DRIVE_REQUEST_TIMEOUT_SECONDS: '20',
+      AVATAR_DRIVE_KEEP_ALIVE_TIMEOUT_SECONDS: '3',
+      AVATAR_DRIVE_CONNECTION_IDLE_TIMEOUT_SECONDS: '15',
+      AVATAR_DRIVE_MAX_CONNECTIONS_PER_ADDRESS: '64',
+      AVATAR_DRIVE_MAX_INTAKE_REALTIME_FACTOR: '2',
+      AVATAR_DRIVE_INTAKE_WINDOW_SECONDS: '5',
+      AVATAR_DRIVE_MAX_PENDING_WHILE_OPENING_BYTES: '65536',
+    });
+    if ('help' in resolved) throw new Error('unexpected help');
+    expect(resolved.options.limits).toMatchObject({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 3000,
+      connectionIdleTimeoutMs: 15_000,
+      maxConnectionsPerAddress: 64,
+      maxIntakeRealtimeFactor: 2,
+      intakeWindowMs: 5000,
+      maxPendingWhileOpeningBytes: 65_536,
+    });
   });
 });

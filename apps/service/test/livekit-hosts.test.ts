@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SERVER_ERROR_CODES, wire } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config.js';
+import { isAllowedHost, parseAllowedHosts } from '../src/egress/livekit-hosts.js';
 import type { RunningService } from '../src/service.js';
 import { LogCapture, makeAvatarsDir, mintToken, startTestService, TestClient } from './support/harness.js';
 
@@ -81,5 +83,47 @@ describe('LiveKit hosts a session may make the service join', () => {
     expect(error.message).not.toContain(secret);
     expect(error.message).not.toContain('internal service');
     expect(log.text).toContain(secret);
+  });
+});
+
+describe('the allowlist: configuration and matching', () => {
+  const env = {
+    AVATAR_DRIVE_APPS: JSON.stringify([{ appId: 'app_x', apiKeyHashes: [] }]),
+    AVATAR_DRIVE_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64url'),
+  };
+  const hostsOf = async (argv: string[], extra: Record<string, string>) => {
+    const resolved = await resolveConfig(argv, { ...env, ...extra });
+    if ('help' in resolved) throw new Error('unexpected help');
+    return resolved.options.liveKitEgress?.allowedHosts;
+  };
+
+  it('flag, then AVATAR_DRIVE_LIVEKIT_HOSTS, then the host of LIVEKIT_URL, else none', async () => {
+    expect(await hostsOf([], {})).toEqual([]);
+    expect(await hostsOf([], { LIVEKIT_URL: 'ws://127.0.0.1:7880' })).toEqual(['ws://127.0.0.1:7880']);
+    expect(
+      await hostsOf([], {
+        LIVEKIT_URL: 'ws://127.0.0.1:7880',
+        AVATAR_DRIVE_LIVEKIT_HOSTS: 'a.example, *.livekit.cloud',
+      }),
+    ).toEqual(['a.example', '*.livekit.cloud']);
+    expect(
+      await hostsOf(['--livekit-hosts', 'b.example:7880'], { AVATAR_DRIVE_LIVEKIT_HOSTS: 'a.example' }),
+    ).toEqual(['b.example:7880']);
+    await expect(hostsOf(['--livekit-hosts', 'wss://a.example/path'], {})).rejects.toThrow(/no path/);
+  });
+
+  it('matches host and port: no port means the standard ones, *.domain any subdomain', () => {
+    const list = parseAllowedHosts(['lk.example', '10.0.0.5:7880', 'wss://[::1]:7881', '*.livekit.cloud']);
+    const ok = (url: string) => isAllowedHost(list, new URL(url));
+    expect(ok('wss://lk.example')).toBe(true);
+    expect(ok('ws://LK.example:80')).toBe(true);
+    expect(ok('wss://lk.example:7880')).toBe(false);
+    expect(ok('ws://10.0.0.5:7880')).toBe(true);
+    expect(ok('ws://10.0.0.5:22')).toBe(false);
+    expect(ok('ws://[::1]:7881')).toBe(true);
+    expect(ok('wss://proj.livekit.cloud')).toBe(true);
+    expect(ok('wss://livekit.cloud')).toBe(false);
+    expect(ok('wss://evil-livekit.cloud')).toBe(false);
+    expect(ok('wss://lk.example.evil.com')).toBe(false);
   });
 });

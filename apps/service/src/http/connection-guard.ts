@@ -23,12 +23,17 @@ export type ConnectionLimits = Pick<
 
 /** The options of Node's HTTP server that carry the timeouts (passed when fastify creates it). */
 export function httpServerTimeouts(limits: ConnectionLimits) {
+  // Node refuses a header timeout longer than the request timeout (the request includes them).
+  const headersTimeout =
+    limits.requestTimeoutMs > 0
+      ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)
+      : limits.headersTimeoutMs;
   return {
-    headersTimeout: limits.headersTimeoutMs,
+    headersTimeout,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // How often Node looks for connections past the header and request timeouts.
-    connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(limits.headersTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(headersTimeout / 4))),
   };
 }
 
