@@ -88,13 +88,14 @@ describe('/readyz and the persistence of the Redis it uses', () => {
     await redis?.kill();
   });
 
-  it('warns while Redis has neither RDB snapshots nor AOF, and stops once AOF is on', async () => {
+  it('warns while Redis has neither RDB snapshots nor AOF, and stops once snapshots are on', async () => {
     const off = (await (await fetch(`${onRedis.url}/readyz`)).json()) as Json;
     expect(off.status).toBe('ready');
     expect(off.warnings).toEqual([expect.stringMatching(/^store persistence off \(save "" appendonly no\)/)]);
 
     const admin = new Redis(redis.url);
-    await admin.config('SET', 'appendonly', 'yes');
+    // An RDB save rule (writes nothing until it fires; AOF would write files in the cwd).
+    await admin.config('SET', 'save', '3600 1');
     admin.disconnect();
     const on = (await (await fetch(`${onRedis.url}/readyz`)).json()) as Json;
     expect(on.status).toBe('ready');
