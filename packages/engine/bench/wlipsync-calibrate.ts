@@ -59,7 +59,7 @@ export const CALIBRATION_SOUNDS: Record<string, string> = {
 
 /**
  * espeak-ng voices used for calibration: male and female voice/variant pairs of the training corpus
- * (packages/engine/training), none of them a dev-set voice (the bench warns if the dev set has one).
+ * (packages/engine/corpus), none of them a dev-set voice (the bench warns if the dev set has one).
  */
 export const CALIBRATION_VOICES = [
   'en-us+m1',

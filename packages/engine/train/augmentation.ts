@@ -1,7 +1,7 @@
 /**
  * The augmentation recipe of training: random gain, room reverb, white/pink/babble noise at 0–30 dB
  * SNR, telephone band or another input rate, built from the corpus tools' primitives
- * (training/augment.ts). Deterministic per (seed, key).
+ * (corpus/augment.ts). Deterministic per (seed, key).
  */
 import { SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 
@@ -14,7 +14,7 @@ export interface Augmenter {
   ): { samples: Float32Array; sampleRate: number };
 }
 
-/** The parts of training/rng.ts used here. */
+/** The parts of corpus/rng.ts used here. */
 interface Rng {
   next(): number;
   uniform(lo: number, hi: number): number;
@@ -25,7 +25,7 @@ interface Rng {
 interface RngModule {
   createRng(seed: number | string): Rng;
 }
-/** The parts of training/augment.ts used here. */
+/** The parts of corpus/augment.ts used here. */
 interface AugmentModule {
   resample(x: Float32Array, fromRate: number, toRate: number): Float32Array;
   applyGain(x: Float32Array, db: number): Float32Array;
@@ -49,8 +49,8 @@ interface AugmentModule {
 }
 
 // Resolved at run time: the corpus tools live next to this package's training scripts.
-const AUGMENT_MODULE = '../training/augment.js';
-const RNG_MODULE = '../training/rng.js';
+const AUGMENT_MODULE = '../corpus/augment.js';
+const RNG_MODULE = '../corpus/rng.js';
 
 /** Loads the corpus tools' augmentation primitives; null when they are not installed. */
 export async function loadAugmenter(seed: number): Promise<Augmenter | null> {

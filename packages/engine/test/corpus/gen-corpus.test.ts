@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkCorpus } from '../../training/check-corpus.js';
-import { generateEntries, writeIndex } from '../../training/corpus.js';
-import { planCorpus, type UtterancePlan } from '../../training/plan.js';
-import type { CorpusEntry } from '../../training/render.js';
-import { splitOfText } from '../../training/texts.js';
-import { VISEMES } from '../../training/visemes.js';
-import { readWav } from '../../training/wav.js';
+import { checkCorpus } from '../../corpus/check-corpus.js';
+import { generateEntries, writeIndex } from '../../corpus/corpus.js';
+import { planCorpus, type UtterancePlan } from '../../corpus/plan.js';
+import type { CorpusEntry } from '../../corpus/render.js';
+import { splitOfText } from '../../corpus/texts.js';
+import { VISEMES } from '../../corpus/visemes.js';
+import { readWav } from '../../corpus/wav.js';
 
 describe('corpus generation end to end', () => {
   const dir = mkdtempSync(join(tmpdir(), 'engine-corpus-'));

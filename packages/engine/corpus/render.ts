@@ -34,7 +34,7 @@ export type SynthOutput =
   | { engine: 'festival'; audio: MonoAudio; segs: string }
   | { engine: 'none'; audio: MonoAudio };
 
-/** The JSON written next to each `<id>.wav` (see training/README.md). */
+/** The JSON written next to each `<id>.wav` (see corpus/README.md). */
 export interface CorpusEntry {
   id: string;
   sampleRate: number;
