@@ -325,20 +325,34 @@ export function speechOnsets(phones: readonly Phone[]): number[] {
  * {@link ONSET_WINDOW_S}.
  */
 export function onsetLatencies(phones: readonly Phone[], preds: readonly FramePrediction[]): number[] {
-  const out: number[] = [];
-  for (const t0 of speechOnsets(phones)) {
-    let latency = ONSET_WINDOW_S * 1000;
-    for (let k = Math.floor(t0 / FRAME_S); k < preds.length; k++) {
-      const start = k * FRAME_S;
-      if (start - t0 > ONSET_WINDOW_S) break;
-      if (isActive(preds[k]!)) {
-        latency = (start - t0) * 1000;
-        break;
-      }
-    }
-    out.push(latency);
+  return speechOnsets(phones).map((t0) => latencyFrom(t0, preds));
+}
+
+/** ms from `t0` to the start of the first active frame ending after it ({@link ONSET_WINDOW_S} if none). */
+function latencyFrom(t0: number, preds: readonly FramePrediction[]): number {
+  for (let k = Math.floor(t0 / FRAME_S); k < preds.length; k++) {
+    const start = k * FRAME_S;
+    if (start - t0 > ONSET_WINDOW_S) break;
+    if (isActive(preds[k]!)) return (start - t0) * 1000;
   }
-  return out;
+  return ONSET_WINDOW_S * 1000;
+}
+
+/** A first word later than this (ms) counts as late: the cold-start budget. */
+export const FIRST_WORD_LATE_MS = 80;
+
+/**
+ * First-word latency in ms: like {@link onsetLatencies} for the utterance's first speech onset,
+ * whatever precedes it — speech at sample 0 included. The bench runs every utterance from a fresh
+ * state, so this is a session's first word (the cold start). Undefined when there is no speech.
+ */
+export function firstWordLatency(
+  phones: readonly Phone[],
+  preds: readonly FramePrediction[],
+): number | undefined {
+  let t0 = Number.POSITIVE_INFINITY;
+  for (const p of phones) if (p.viseme !== 'sil' && p.start < t0) t0 = p.start;
+  return Number.isFinite(t0) ? latencyFrom(t0, preds) : undefined;
 }
 
 /** Silence frames closer than this to speech are not scored for false activity (coarticulation ramps). */

@@ -6,7 +6,9 @@ import {
   accuracy,
   bestLag,
   closureCounts,
+  FIRST_WORD_LATE_MS,
   type FramePrediction,
+  firstWordLatency,
   GROUPS,
   laggedPearson,
   macroF1,
@@ -39,6 +41,10 @@ export interface Summary {
   closureSegments: number;
   onsetMedianMs: number;
   onsets: number;
+  /** Median first-word latency (ms) and the share of first words later than 80 ms. */
+  firstWordMedianMs: number;
+  firstWordLate: number;
+  firstWords: number;
   falseActivity: number;
   silenceFrames: number;
   /** Audio seconds processed per CPU second. */
@@ -53,6 +59,7 @@ export class Scorer {
   private closureSegments = 0;
   private closureHits = 0;
   private readonly onsets: number[] = [];
+  private readonly firstWords: number[] = [];
   private silenceFrames = 0;
   private silenceActive = 0;
   private utterances = 0;
@@ -75,6 +82,8 @@ export class Scorer {
     this.closureSegments += c.segments;
     this.closureHits += c.closed;
     this.onsets.push(...onsetLatencies(phones, preds));
+    const first = firstWordLatency(phones, preds);
+    if (first !== undefined) this.firstWords.push(first);
     const s = silenceActivity(phones, preds);
     this.silenceFrames += s.frames;
     this.silenceActive += s.active;
@@ -99,6 +108,12 @@ export class Scorer {
       closureSegments: this.closureSegments,
       onsetMedianMs: median(this.onsets),
       onsets: this.onsets.length,
+      firstWordMedianMs: median(this.firstWords),
+      firstWordLate:
+        this.firstWords.length === 0
+          ? Number.NaN
+          : this.firstWords.filter((v) => v > FIRST_WORD_LATE_MS).length / this.firstWords.length,
+      firstWords: this.firstWords.length,
       falseActivity: this.silenceFrames === 0 ? Number.NaN : this.silenceActive / this.silenceFrames,
       silenceFrames: this.silenceFrames,
       xRealTime: this.cpuSeconds > 0 ? this.audioSeconds / this.cpuSeconds : Number.NaN,

@@ -4,6 +4,7 @@ import {
   bestLag,
   closureCounts,
   type FramePrediction,
+  firstWordLatency,
   frameCount,
   laggedPearson,
   macroF1,
@@ -150,6 +151,23 @@ describe('closure, onset and silence metrics', () => {
     expect(speechOnsets(twoBursts)).toEqual([0.9]);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
+  });
+
+  it('first-word latency counts the first onset whatever precedes it, speech at sample 0 too', () => {
+    const preds = perfect(PHONES);
+    expect(firstWordLatency(PHONES, preds)).toBe(0);
+    expect(firstWordLatency(PHONES, shift(preds, 3))).toBeCloseTo(120, 6);
+    const fromZero: Phone[] = [
+      { start: 0, end: 0.3, phone: 'a', viseme: 'aa' },
+      { start: 0.3, end: 0.6, phone: '_', viseme: 'sil' },
+    ];
+    expect(speechOnsets(fromZero)).toEqual([]); // not an onset after silence…
+    const shut = Array.from({ length: 15 }, () => ({ viseme: 0, jawOpen: 0, mouthClose: 1 }));
+    const opensAtFrame = (k: number) => shut.map((p, i) => (i === k ? { ...p, jawOpen: 0.5 } : p));
+    expect(firstWordLatency(fromZero, opensAtFrame(0))).toBe(0); // …but it is a first word
+    expect(firstWordLatency(fromZero, opensAtFrame(6))).toBeCloseTo(240, 6);
+    expect(firstWordLatency(fromZero, shut)).toBe(500);
+    expect(firstWordLatency([{ start: 0, end: 1, phone: '_', viseme: 'sil' }], shut)).toBeUndefined();
   });
 
   it('false activity counts active silence frames away from speech', () => {
