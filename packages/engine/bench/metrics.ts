@@ -240,6 +240,31 @@ export function laggedPearson(pairs: readonly TrackPair[], lag: number): number 
   return pearson(xs, ys);
 }
 
+/** Shifts (ms) of the jaw reference tried by {@link fineJawLag}: ±40 ms in 10 ms steps. */
+export const FINE_LAG_STEPS_MS = [-40, -30, -20, -10, 0, 10, 20, 30, 40] as const;
+
+/**
+ * The engine's jaw lag in ms, finer than a frame: the shift of the *reference* (its labels moved
+ * later by that much, then smoothed and averaged per frame as usual) that gives the highest pooled r
+ * with the prediction. Positive: the jaw runs late. Ties go to the smallest shift.
+ */
+export function fineJawLag(utterances: readonly { phones: readonly Phone[]; pred: ArrayLike<number> }[]): {
+  lagMs: number;
+  r: number;
+} {
+  let best = { lagMs: 0, r: Number.NaN };
+  const order = [...FINE_LAG_STEPS_MS].sort((a, b) => Math.abs(a) - Math.abs(b));
+  for (const shift of order) {
+    const pairs = utterances.map(({ phones, pred }) => {
+      const moved = phones.map((p) => ({ ...p, start: p.start + shift / 1000, end: p.end + shift / 1000 }));
+      return { ref: referenceJaw(moved, pred.length), pred };
+    });
+    const r = laggedPearson(pairs, 0);
+    if (!Number.isNaN(r) && (Number.isNaN(best.r) || r > best.r + 1e-12)) best = { lagMs: shift, r };
+  }
+  return best;
+}
+
 /** The lag (frames, within ±maxLag) with the highest pooled r; ties go to the smallest |lag|. */
 export function bestLag(pairs: readonly TrackPair[], maxLag: number): { lag: number; r: number } {
   let best = { lag: 0, r: laggedPearson(pairs, 0) };

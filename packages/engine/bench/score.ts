@@ -8,6 +8,7 @@ import {
   closureCounts,
   FIRST_WORD_LATE_MS,
   type FramePrediction,
+  fineJawLag,
   firstWordLatency,
   GROUPS,
   laggedPearson,
@@ -37,6 +38,9 @@ export interface Summary {
   jawR0: number;
   jawRBest: number;
   jawBestLagMs: number;
+  /** The jaw's lag in 10 ms steps (reference shifted, see fineJawLag) and r there. */
+  jawFineLagMs: number;
+  jawFineR: number;
   closureRecall: number;
   closureSegments: number;
   onsetMedianMs: number;
@@ -56,6 +60,7 @@ export class Scorer {
   private readonly ref15: number[] = [];
   private readonly pred15: number[] = [];
   private readonly jaw: TrackPair[] = [];
+  private readonly jawByUtterance: { phones: readonly Phone[]; pred: number[] }[] = [];
   private closureSegments = 0;
   private closureHits = 0;
   private readonly onsets: number[] = [];
@@ -77,7 +82,9 @@ export class Scorer {
       this.ref15.push(ref[k]!);
       this.pred15.push(preds[k]!.viseme);
     }
-    this.jaw.push({ ref: referenceJaw(phones, frames), pred: preds.map((p) => p.jawOpen) });
+    const jaw = preds.map((p) => p.jawOpen);
+    this.jaw.push({ ref: referenceJaw(phones, frames), pred: jaw });
+    this.jawByUtterance.push({ phones, pred: jaw });
     const c = closureCounts(phones, preds);
     this.closureSegments += c.segments;
     this.closureHits += c.closed;
@@ -94,6 +101,7 @@ export class Scorer {
     const ref7 = this.ref15.map(visemeGroup);
     const pred7 = this.pred15.map(visemeGroup);
     const best = bestLag(this.jaw, MAX_LAG_FRAMES);
+    const fine = fineJawLag(this.jawByUtterance);
     return {
       frames: this.ref15.length,
       utterances: this.utterances,
@@ -104,6 +112,8 @@ export class Scorer {
       jawR0: laggedPearson(this.jaw, 0),
       jawRBest: best.r,
       jawBestLagMs: best.lag * 40,
+      jawFineLagMs: fine.lagMs,
+      jawFineR: fine.r,
       closureRecall: this.closureSegments === 0 ? Number.NaN : this.closureHits / this.closureSegments,
       closureSegments: this.closureSegments,
       onsetMedianMs: median(this.onsets),

@@ -4,6 +4,7 @@ import {
   bestLag,
   closureCounts,
   type FramePrediction,
+  fineJawLag,
   firstWordLatency,
   frameCount,
   laggedPearson,
@@ -151,6 +152,22 @@ describe('closure, onset and silence metrics', () => {
     expect(speechOnsets(twoBursts)).toEqual([0.9]);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
+  });
+
+  it('fine jaw lag finds a prediction running 20 ms late, finer than a frame', () => {
+    const phones: Phone[] = [];
+    for (let i = 0; i < 12; i++) {
+      phones.push({ start: i * 0.25, end: i * 0.25 + 0.13, phone: 'a', viseme: 'aa' });
+      phones.push({ start: i * 0.25 + 0.13, end: (i + 1) * 0.25, phone: 'p', viseme: 'PP' });
+    }
+    const frames = frameCount(3);
+    const late = phones.map((p) => ({ ...p, start: p.start + 0.02, end: p.end + 0.02 }));
+    const onTime = fineJawLag([{ phones, pred: referenceJaw(phones, frames) }]);
+    expect(onTime.lagMs).toBe(0);
+    expect(onTime.r).toBeCloseTo(1, 6);
+    expect(fineJawLag([{ phones, pred: referenceJaw(late, frames) }]).lagMs).toBe(20);
+    const early = phones.map((p) => ({ ...p, start: p.start - 0.03, end: p.end - 0.03 }));
+    expect(fineJawLag([{ phones, pred: referenceJaw(early, frames) }]).lagMs).toBe(-30);
   });
 
   it('first-word latency counts the first onset whatever precedes it, speech at sample 0 too', () => {
