@@ -56,6 +56,8 @@ export type SynthSpec =
       f0Mean: number;
       f0Std: number;
     }
+  /** flite's clustergen voices (dev only: a synthesiser the model never trains on). */
+  | { engine: 'flite'; voice: 'awb' | 'rms'; stretch: number; f0Mean: number }
   /** No speech at all: `seconds` of background noise only, labelled silence throughout. */
   | { engine: 'none'; seconds: number };
 
@@ -158,9 +160,30 @@ function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
 /**
  * Dev conditions cycle through a fixed grid so every condition and rate is well represented:
  * clean, clean speech from sample 0 (`start0`: TTS output into a fresh session), 20 dB SNR, 10 dB
- * SNR, telephone (8 kHz) and mild reverb, each (except telephone) at every one of the 7 input rates.
+ * SNR, telephone (8 kHz), mild reverb and clean speech of another synthesiser (`othersynth`), each
+ * (except telephone) at every one of the 7 input rates.
  */
-const DEV_CONDITIONS = ['clean', 'snr20', 'snr10', 'tel', 'start0', 'snr20', 'snr10', 'reverb'] as const;
+const DEV_CONDITIONS = [
+  'clean',
+  'snr20',
+  'snr10',
+  'tel',
+  'start0',
+  'snr20',
+  'snr10',
+  'reverb',
+  'othersynth',
+] as const;
+
+/**
+ * The `othersynth` dev condition: clean speech from flite's clustergen voices (statistical parametric
+ * voices of two CMU ARCTIC speakers, awb and rms), a synthesiser the model never trains on, at a
+ * random speed and F0.
+ */
+function otherSynth(rng: Rng): SynthSpec {
+  const voice = rng.next() < 0.5 ? 'awb' : 'rms';
+  return { engine: 'flite', voice, stretch: rng.uniform(0.85, 1.3), f0Mean: rng.uniform(85, 135) };
+}
 
 function devAugment(index: number, rng: Rng): { augment: AugmentSpec; condition: string } {
   const condition = DEV_CONDITIONS[index % DEV_CONDITIONS.length]!;
@@ -229,9 +252,10 @@ export function planCorpus(split: Split, count: number, seed: number): Utterance
       continue;
     }
     const text = texts.next(rng.fork('text'));
-    const synth = synthFor(split, rng.fork('synth'));
     const { augment, condition } =
       split === 'dev' ? devAugment(i, rng.fork('aug')) : trainAugment(rng.fork('aug'));
+    const synth =
+      condition === 'othersynth' ? otherSynth(rng.fork('flite')) : synthFor(split, rng.fork('synth'));
     plans.push({
       id: `${split}-${String(i).padStart(5, '0')}`,
       split,
