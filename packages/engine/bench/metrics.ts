@@ -120,8 +120,13 @@ export function referenceJaw(phones: readonly Phone[], frames: number): Float64A
   const perFrame = Math.round(FRAME_S / JAW_GRID_S);
   const n = frames * perFrame;
   const raw = new Float64Array(n);
+  // One sweep over the labels in time order (the grid rises): same answer as phoneAt per point.
+  const sorted = [...phones].sort((a, b) => a.start - b.start);
+  let j = 0;
   for (let i = 0; i < n; i++) {
-    const p = phoneAt(phones, (i + 0.5) * JAW_GRID_S);
+    const t = (i + 0.5) * JAW_GRID_S;
+    while (j < sorted.length && sorted[j]!.end <= t) j++;
+    const p = j < sorted.length && t >= sorted[j]!.start ? sorted[j] : phoneAt(phones, t);
     raw[i] = p ? OPENNESS[p.viseme] : 0;
   }
   const half = Math.ceil((3 * JAW_SMOOTH_SIGMA_S) / JAW_GRID_S);

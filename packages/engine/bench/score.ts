@@ -97,7 +97,16 @@ export class Scorer {
     this.utterances++;
   }
 
+  private cached: { key: string; summary: Summary } | undefined;
+
+  /** The figures so far, computed once per state (the jaw lag search is not cheap). */
   summary(): Summary {
+    const key = `${this.utterances}/${this.audioSeconds}/${this.cpuSeconds}`;
+    if (this.cached?.key !== key) this.cached = { key, summary: this.compute() };
+    return this.cached.summary;
+  }
+
+  private compute(): Summary {
     const ref7 = this.ref15.map(visemeGroup);
     const pred7 = this.pred15.map(visemeGroup);
     const best = bestLag(this.jaw, MAX_LAG_FRAMES);
