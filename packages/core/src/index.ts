@@ -10,6 +10,7 @@ export * from './audio/resample.js';
 export * from './audio/validate.js';
 export * from './audio/wav.js';
 export * from './audio-format.js';
+export * from './environments.js';
 export * from './errors.js';
 export * as wire from './gen/driveningress/v2/driveningress_pb.js';
 export {
@@ -24,6 +25,7 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './reconnect.js';
 export * from './regions.js';
 export * from './relay/encoder.js';
 export * from './relay/format.js';
