@@ -1,8 +1,12 @@
 /**
- * AvatarController: the session and playback side of an AvatarView. SDK mode sends the app's
- * PCM over the ingress WebSocket and plays it with the animation that comes back; Host mode plays
- * the audio and animation the developer's server relays. Callbacks are delivered in order and
- * never re-entrantly (see {@link EventQueue}).
+ * AvatarController: the session and playback side of an AvatarView, on every platform. SDK mode
+ * sends the app's PCM over the ingress WebSocket and plays it with the animation that comes
+ * back; Host mode plays the audio and animation the developer's server relays. Callbacks are
+ * delivered in order and never re-entrantly (see {@link EventQueue}).
+ *
+ * The platform supplies the audio output ({@link PlaybackOutput}: WebAudio on the web, a native
+ * audio graph on React Native), the WebSocket factory and the render target (its view, which
+ * calls {@link AvatarController.frameForRender} once per displayed frame).
  */
 import {
   AvatarError,
@@ -19,6 +23,7 @@ import {
   type Message,
   pauseMessage,
   peekConversationId,
+  type ReconnectPolicy,
   RelayDecoder,
   resumeMessage,
   serverErrorToAvatarError,
@@ -33,9 +38,11 @@ import {
   PlaybackScheduler,
 } from './playback-scheduler.js';
 import { AvatarSDK, requireConfig, type SdkConfig } from './sdk.js';
-import { WebAudioSink } from './web-audio-sink.js';
 
-/** An audio output the controller can pause and set the volume of. */
+/**
+ * The audio output a platform gives the controller: an {@link AudioSink} (clock + scheduled
+ * playback) it can pause and set the volume of.
+ */
 export interface PlaybackOutput extends AudioSink {
   /** The audio-clock time being heard now (after output latency). */
   audibleTime(): number;
@@ -43,18 +50,25 @@ export interface PlaybackOutput extends AudioSink {
   suspend(): Promise<void>;
   resume(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Called when playback is about to start (not while paused): an output that the platform
+   * keeps suspended until a user gesture (browsers' autoplay policy) resumes itself here.
+   */
+  wake?(): void;
 }
 
-/** Options of an {@link AvatarController} (given through `AvatarView`'s options). */
+/** Options of an {@link AvatarController} (given through the view's options). */
 export interface AvatarControllerOptions extends PlaybackOptions {
-  /** Creates the audio output; default a {@link WebAudioSink} on a new AudioContext. */
+  /** Creates the audio output; the platform package gives its default (WebAudio on the web). */
   createOutput?: () => PlaybackOutput;
-  /** Creates WebSockets; default the browser's `WebSocket`. */
+  /** Creates WebSockets; default the platform's global `WebSocket`. */
   webSocket?: WebSocketFactory;
-  /** Connection attempts across primary and backup; default 4. */
+  /** Connection attempts across primary and backup; default 4 (the shared reconnect policy). */
   maxConnectAttempts?: number;
-  /** First backoff delay between rounds of attempts; default 250 ms. */
+  /** Wait before the second round of attempts, doubling each round; default 250 ms. */
   backoffMs?: number;
+  /** The rest of the shared reconnect policy (e.g. `jitter`, `maxDelayMs`). */
+  reconnect?: Partial<ReconnectPolicy>;
 }
 
 /** Audio-to-animation alignment at the last rendered instant (see {@link AvatarController.getSyncStats}). */
@@ -71,12 +85,19 @@ export interface SyncStats {
   stalls: number;
 }
 
-/** What the view gives its controller: the avatar id and a hook to cut speech at once. */
+/**
+ * The render target a platform's view gives its controller: the avatar id and a hook to cut
+ * speech at once. The view takes drive frames by calling `controller.frameForRender()` once per
+ * displayed frame (the frame for the audio being heard then) and blends them over its idle motion.
+ */
 export interface ControllerHost {
   readonly avatarId: string;
   /** Drops speech animation at once (interrupt). */
   cutSpeech(): void;
 }
+
+/** The render target of a controller (another name of {@link ControllerHost}). */
+export type RenderTarget = ControllerHost;
 
 const TICK_MS = 20;
 
@@ -110,6 +131,8 @@ export class AvatarController {
   readonly #relay = new RelayDecoder();
   #conversationId: string | undefined;
   readonly #pastConversations = new Set<string>();
+  /** Host-mode conversations that entered audio-only mode: later animation is ignored. */
+  readonly #audioOnly = new Set<string>();
   #lastSync: SyncStats | undefined;
 
   /** @internal Created by `AvatarView`; use `view.controller`. */
@@ -179,10 +202,13 @@ export class AvatarController {
       onRetry: (attempt, endpoint, error) =>
         logger.debug(`retry ${attempt} against ${endpoint.region} after ${error.code}`),
       ...(this.#options.webSocket && { webSocket: this.#options.webSocket }),
-      ...(this.#options.maxConnectAttempts !== undefined && {
-        maxAttempts: this.#options.maxConnectAttempts,
-      }),
-      ...(this.#options.backoffMs !== undefined && { backoffMs: this.#options.backoffMs }),
+      reconnect: {
+        ...this.#options.reconnect,
+        ...(this.#options.maxConnectAttempts !== undefined && {
+          maxAttempts: this.#options.maxConnectAttempts,
+        }),
+        ...(this.#options.backoffMs !== undefined && { initialDelayMs: this.#options.backoffMs }),
+      },
     });
     this.#ingress = ingress;
     try {
@@ -267,23 +293,38 @@ export class AvatarController {
   }
 
   /**
+   * Host mode: the spec's general name for submitting audio — the same as
+   * {@link AvatarController.yieldAudioData}: plays one relayed audio message and returns its
+   * conversation id.
+   */
+  yield(encoded: Uint8Array | ArrayBuffer): string {
+    return this.yieldAudioData(encoded);
+  }
+
+  /**
    * Host mode: adds relayed animation messages for `conversationId`. Messages of any other
-   * conversation than the current one are dropped silently; an empty list means the
-   * conversation has no animation (audio-only).
+   * conversation than the current one are dropped silently. Empty data (`[]` or `undefined`)
+   * puts the conversation in audio-only mode: its audio plays without animation and animation
+   * yielded for it later is ignored.
    * @throws AvatarError `protocolError` for malformed, duplicated, lost or reordered messages.
    */
-  yieldFramesData(encoded: ReadonlyArray<Uint8Array | ArrayBuffer>, conversationId: string): void {
+  yieldFramesData(
+    encoded: ReadonlyArray<Uint8Array | ArrayBuffer> | undefined,
+    conversationId: string,
+  ): void {
     this.#assertUsable();
     this.#assertHost('yieldFramesData()');
-    if (!Array.isArray(encoded)) {
+    if (encoded !== undefined && encoded !== null && !Array.isArray(encoded)) {
       throw new AvatarError(
         'invalidRequest',
-        'yieldFramesData() takes an array of relay animation messages.',
+        'yieldFramesData() takes an array of relay animation messages (empty or undefined for audio-only).',
       );
     }
     if (conversationId !== this.#conversationId) return;
+    if (this.#audioOnly.has(conversationId)) return;
     const scheduler = this.#ensureScheduler();
-    if (encoded.length === 0) {
+    if (!encoded || encoded.length === 0) {
+      this.#audioOnly.add(conversationId);
       scheduler.setAudioOnly(conversationId);
       return;
     }
@@ -396,9 +437,9 @@ export class AvatarController {
     return this.#lastSync;
   }
 
-  /** The audio node carrying the avatar's voice (after the volume), for meters and recording. */
-  get outputNode(): AudioNode | undefined {
-    return this.#output instanceof WebAudioSink ? this.#output.output : undefined;
+  /** The platform's audio output, once created (e.g. the WebAudio sink on the web). */
+  protected get output(): PlaybackOutput | undefined {
+    return this.#output;
   }
 
   /** @internal The speech frame for the instant being rendered (called by AvatarView each frame). */
@@ -530,12 +571,21 @@ export class AvatarController {
     }
     this.#relay.forget(conversationId);
     this.#framesReceived.delete(conversationId);
+    this.#audioOnly.delete(conversationId);
     if (this.#conversationId === conversationId) this.#conversationId = undefined;
   }
 
   #ensureOutput(): PlaybackOutput {
     if (!this.#output) {
-      this.#output = this.#options.createOutput?.() ?? new WebAudioSink();
+      const create = this.#options.createOutput;
+      if (!create) {
+        throw new AvatarError(
+          'invalidState',
+          'This controller has no audio output: the platform package (client-web, react-native) passes createOutput.',
+          { phase: 'playback' },
+        );
+      }
+      this.#output = create();
       this.#output.setVolume(this.#volume);
     }
     return this.#output;
@@ -544,13 +594,7 @@ export class AvatarController {
   #ensureScheduler(): PlaybackScheduler {
     if (!this.#scheduler) {
       const output = this.#ensureOutput();
-      const ctx = output instanceof WebAudioSink ? output.context : undefined;
-      if (ctx && ctx.state === 'suspended' && this.#conversation.state !== 'paused') {
-        logger.warn(
-          'The AudioContext is suspended: call controller.initializeAudioContext() from a user gesture.',
-        );
-        void ctx.resume();
-      }
+      if (this.#conversation.state !== 'paused') output.wake?.();
       this.#scheduler = new PlaybackScheduler(output, this.#options);
     }
     return this.#scheduler;
@@ -592,7 +636,7 @@ export class AvatarController {
 }
 
 function newId(): string {
-  const c = (globalThis as { crypto?: Crypto }).crypto;
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
   return `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }

@@ -4,11 +4,10 @@
  */
 
 import type { AvatarCamera } from '@avatar-drive/avatars';
+import { logger, requireConfig } from '@avatar-drive/client-core';
 import { AvatarError, type AvatarErrorCode } from '@avatar-drive/core';
 import { type AssetStore, openAssetStore } from './asset-cache.js';
 import { download, sha256Hex } from './download.js';
-import { logger } from './logger.js';
-import { requireConfig } from './sdk.js';
 
 /** One downloadable file of an avatar. */
 export interface AvatarAsset {
