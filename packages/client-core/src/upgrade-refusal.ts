@@ -5,7 +5,7 @@
  * tell them apart where available: the platform's error event text carrying the status (Node's
  * `ws`, React Native on iOS and Android), and the token's own expiry.
  */
-import { AvatarError, type ResolvedEndpoint } from '@avatar-drive/core';
+import { AvatarError, CloseCode, type ResolvedEndpoint } from '@avatar-drive/core';
 import { tokenExpiry } from './token-expiry.js';
 
 const STATUS_PATTERNS = [
@@ -38,7 +38,7 @@ export function refusedUpgradeError(
 ): AvatarError | undefined {
   const where = `the ingress at ${endpoint.ingressUrl} (${endpoint.region})`;
   const options = {
-    closeCode: 1006,
+    closeCode: CloseCode.Abnormal,
     phase: 'connect' as const,
     ...(status !== undefined && { httpStatus: status }),
   };
