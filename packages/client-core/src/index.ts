@@ -24,6 +24,15 @@ export {
   type RenderTarget,
   type SyncStats,
 } from './avatar-controller.js';
+export {
+  Avatar,
+  type AvatarAsset,
+  type AvatarCameraFraming,
+  type AvatarManagerApi,
+  type AvatarManifest,
+  createAvatarManager,
+  type LoadProgress,
+} from './avatar-manager.js';
 export { EventQueue } from './event-queue.js';
 export {
   type ConfirmedSession,

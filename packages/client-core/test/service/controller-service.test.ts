@@ -24,7 +24,10 @@ import {
   AvatarController,
   AvatarSDK,
   type AvatarSDKOptions,
+  createAvatarManager,
   DrivingServiceMode,
+  type LoadProgress,
+  MemoryAssetStore,
   type WebSocketLike,
 } from '../../src/index.js';
 import { ClockOutput } from './clock-output.js';
@@ -311,5 +314,32 @@ describe('Host mode fed by the real server SDK', () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('AvatarManager over a platform asset store, from the real console', () => {
+  it('loads with byte progress, loads again from the store, downloads again after clear(id)', async () => {
+    AvatarSDK.initialize(fixtures.appId, {
+      regions: regionsFor(primary, backup),
+      region: 'ap-northeast',
+      drivingServiceMode: 'sdk',
+      logLevel: 'none',
+    });
+    const manager = createAvatarManager(async () => new MemoryAssetStore());
+    const progress: LoadProgress[] = [];
+    const first = await manager.load(AVATAR_ID, (p) => progress.push(p));
+    expect(first.id).toBe(AVATAR_ID);
+    expect(first.model.byteLength).toBeGreaterThan(1000);
+    expect(first.downloadedBytes).toBe(first.model.byteLength);
+    expect(progress.at(-1)).toMatchObject({ progress: 1, loadedBytes: first.model.byteLength });
+    expect(progress.some((p) => p.progress < 1)).toBe(true);
+
+    const again = await manager.load(AVATAR_ID);
+    expect(again.downloadedBytes).toBe(0);
+    expect(new Uint8Array(again.model)).toEqual(new Uint8Array(first.model));
+
+    await manager.clear(AVATAR_ID);
+    expect((await manager.load(AVATAR_ID)).downloadedBytes).toBe(first.model.byteLength);
+    await expect(manager.load('no-such-avatar')).rejects.toMatchObject({ code: 'avatarNotFound' });
   });
 });
