@@ -26,7 +26,7 @@ import {
   type ReconnectPolicy,
   RelayDecoder,
   resumeMessage,
-  serverErrorToAvatarError,
+  shouldReconnectAfterDrop,
 } from '@avatar-drive/core';
 import { EventQueue } from './event-queue.js';
 import { type ConfirmedSession, IngressConnection, type WebSocketFactory } from './ingress-connection.js';
@@ -69,6 +69,14 @@ export interface AvatarControllerOptions extends PlaybackOptions {
   backoffMs?: number;
   /** The rest of the shared reconnect policy (e.g. `jitter`, `maxDelayMs`). */
   reconnect?: Partial<ReconnectPolicy>;
+  /**
+   * Gets a fresh session token from your server. With it, an established session that drops
+   * with a retryable code (45xx, an abnormal close such as a network switch) reconnects on its
+   * own: `failed` (with `onError`), then `connecting` → `connected` → `idle` under the same
+   * policy and region fallback. Without it the drop is reported and the app calls `start()`
+   * again with a new token (a session token is single-use).
+   */
+  refreshSessionToken?: () => Promise<string>;
 }
 
 /** Audio-to-animation alignment at the last rendered instant (see {@link AvatarController.getSyncStats}). */
@@ -191,6 +199,11 @@ export class AvatarController {
     }
     this.#ensureOutput();
     this.#connection.apply('start');
+    await this.#connect();
+  }
+
+  /** Opens the ingress under the shared policy; the connection state is already `connecting`. */
+  async #connect(): Promise<void> {
     const ingress = new IngressConnection({
       endpoints: this.#config.endpoints,
       appId: this.#config.appId,
@@ -198,6 +211,7 @@ export class AvatarController {
       sampleRate: this.#config.sampleRate,
       token: () => AvatarSDK.sessionToken,
       onMessage: (message) => this.#onMessage(message),
+      onServerError: (error) => this.#emit(() => this.onError?.(error)),
       onClosed: (error) => this.#onConnectionLost(ingress, error),
       onRetry: (attempt, endpoint, error) =>
         logger.debug(`retry ${attempt} against ${endpoint.region} after ${error.code}`),
@@ -224,6 +238,32 @@ export class AvatarController {
     if (this.#ingress !== ingress) return;
     this.#connection.apply('open');
     this.#conversation.apply('reset');
+  }
+
+  /** After a retryable drop: a fresh token from the app's server, then the same connect. */
+  async #reconnectAfterDrop(refresh: () => Promise<string>): Promise<void> {
+    let token: string;
+    try {
+      token = await refresh();
+      if (this.#disposed || this.#connection.state !== 'failed') return; // closed meanwhile
+      AvatarSDK.setSessionToken(token);
+    } catch (cause) {
+      const error =
+        cause instanceof AvatarError
+          ? cause
+          : new AvatarError(
+              'sessionTokenInvalid',
+              'refreshSessionToken() failed; call start() with a new token.',
+              {
+                cause,
+                phase: 'connect',
+              },
+            );
+      this.#emit(() => this.onError?.(error));
+      return;
+    }
+    this.#connection.apply('retry');
+    await this.#connect().catch(() => undefined); // reported through the states and onError
   }
 
   /**
@@ -496,11 +536,8 @@ export class AvatarController {
         else if (animation.end && this.#framesReceived.get(reqId) === 0) scheduler.setAudioOnly(reqId);
         return;
       }
-      case 'serverError': {
-        const error = serverErrorToAvatarError(message.data.value, 'stream');
-        this.#emit(() => this.onError?.(error));
-        return;
-      }
+      case 'serverError':
+        return; // reported once by the connection (with the close that may follow it)
       case 'serverPlaybackState':
         logger.debug('server playback state', message.data.value.state, message.data.value.reason);
         return;
@@ -519,6 +556,8 @@ export class AvatarController {
     if (error) {
       this.#connection.apply('error');
       this.#emit(() => this.onError?.(error));
+      const refresh = this.#options.refreshSessionToken;
+      if (refresh && shouldReconnectAfterDrop(error, true)) void this.#reconnectAfterDrop(refresh);
     } else {
       this.#connection.apply('close');
     }

@@ -52,6 +52,11 @@ export interface IngressConnectionOptions {
   token: () => string | undefined;
   /** Called for every message after the session is confirmed. */
   onMessage: (message: Message) => void;
+  /**
+   * Called once for a ServerError mid-session that does not end it. A ServerError followed by a
+   * close with its code is reported once, through `onClosed`, not here.
+   */
+  onServerError?: (error: AvatarError) => void;
   /** Called once when a confirmed session ends (`error` undefined for a normal close). */
   onClosed: (error: AvatarError | undefined) => void;
   /** Called before each retry (for logging and tests). */
@@ -76,6 +81,8 @@ export interface ConfirmedSession {
 }
 
 const OPEN = 1;
+/** How long a mid-session ServerError waits for the close that may follow it. */
+const HOLD_SERVER_ERROR_MS = 200;
 
 /** A driveningress.v2 client session with region fallback. */
 export class IngressConnection {
@@ -279,7 +286,16 @@ export class IngressConnection {
 
   #wire(ws: WebSocketLike): void {
     let reported = false;
-    let serverError: AvatarError | undefined;
+    // A fatal ServerError is followed by a close with its code: hold it briefly so that it is
+    // reported once, with the close. Any other message arriving first releases it as it is.
+    let held: { error: AvatarError; timer: ReturnType<typeof setTimeout> } | undefined;
+    const release = () => {
+      if (!held) return;
+      const { error, timer } = held;
+      held = undefined;
+      clearTimeout(timer);
+      if (!this.#closedByUser) this.#options.onServerError?.(error);
+    };
     ws.onmessage = (event) => {
       let message: Message;
       try {
@@ -288,23 +304,29 @@ export class IngressConnection {
         logger.error('dropping a malformed frame from the ingress:', error);
         return;
       }
-      if (message.data.case === 'serverError')
-        serverError = serverErrorToAvatarError(message.data.value, 'stream');
+      release();
+      if (message.data.case === 'serverError') {
+        const error = serverErrorToAvatarError(message.data.value, 'stream');
+        held = { error, timer: setTimeout(release, HOLD_SERVER_ERROR_MS) };
+      }
       this.#options.onMessage(message);
     };
     ws.onclose = (event) => {
       if (reported || this.#closedByUser) return;
       reported = true;
       this.#ws = undefined;
+      const fatal = held?.error.closeCode === event.code ? held!.error : undefined;
+      if (fatal) {
+        clearTimeout(held!.timer);
+        held = undefined;
+      } else {
+        release();
+      }
       if (event.code === CloseCode.Normal) {
         this.#options.onClosed(undefined);
         return;
       }
-      const error =
-        serverError?.closeCode === event.code
-          ? serverError
-          : AvatarError.fromClose(event.code, event.reason, 'stream');
-      this.#options.onClosed(error);
+      this.#options.onClosed(fatal ?? AvatarError.fromClose(event.code, event.reason, 'stream'));
     };
   }
 }

@@ -22,6 +22,7 @@ import {
 } from '../../../server-sdk/test/support/service-process.js';
 import {
   AvatarController,
+  type AvatarControllerOptions,
   AvatarSDK,
   type AvatarSDKOptions,
   createAvatarManager,
@@ -62,7 +63,11 @@ interface Rig {
   cuts: number;
 }
 
-function rig(mode: 'sdk' | 'host', options: Partial<AvatarSDKOptions> = {}): Rig {
+function rig(
+  mode: 'sdk' | 'host',
+  options: Partial<AvatarSDKOptions> = {},
+  extra: AvatarControllerOptions = {},
+): Rig {
   AvatarSDK.initialize(fixtures.appId, {
     regions: regionsFor(primary, backup),
     region: 'ap-northeast',
@@ -82,6 +87,7 @@ function rig(mode: 'sdk' | 'host', options: Partial<AvatarSDKOptions> = {}): Rig
         return new WebSocket(url) as unknown as WebSocketLike;
       },
       backoffMs: 50,
+      ...extra,
     },
   );
   controllers.push(r.c);
@@ -235,6 +241,43 @@ describe('region fallback against real processes', () => {
     expect(r.c.session?.endpoint.region).toBe('us-west');
     expect(r.opened.slice(-2)).toEqual([doomed.ingressUrl, backup.ingressUrl]);
     expect(r.events).toEqual(['connection:connecting', 'connection:connected', 'conversation:idle']);
+    r.c.send(speech(600), true);
+    expect((await renderUntilIdle(r)).maxJaw).toBeGreaterThan(0.05);
+  });
+});
+
+describe('reconnect after a drop (refreshSessionToken)', () => {
+  it('a primary shut down mid-session: failed, then connecting → connected in the backup region on its own', async () => {
+    const doomed = await startServiceProcess({ region: 'ap-northeast', fixtures, port: await freePort() });
+    let refreshed = 0;
+    const r = rig(
+      'sdk',
+      { regions: regionsFor(doomed, backup) },
+      {
+        refreshSessionToken: async () => {
+          refreshed += 1;
+          return token(backup.url);
+        },
+      },
+    );
+    AvatarSDK.sessionToken = await token(backup.url);
+    await r.c.start();
+    r.events.length = 0;
+    await doomed.stop('SIGTERM');
+    const deadline = Date.now() + 20_000;
+    while (r.c.connectionState !== 'connected' || r.c.session?.endpoint.region !== 'us-west') {
+      if (Date.now() > deadline) throw new Error(`no reconnect: ${r.events}`);
+      await sleep(20);
+    }
+    expect(refreshed).toBe(1);
+    // The service's ServerError (4503, shutting down) and its close are one error, reported once.
+    expect(r.events).toEqual([
+      'connection:failed',
+      'error:upstreamError',
+      'connection:connecting',
+      'connection:connected',
+      'conversation:idle',
+    ]);
     r.c.send(speech(600), true);
     expect((await renderUntilIdle(r)).maxJaw).toBeGreaterThan(0.05);
   });
