@@ -203,7 +203,7 @@ export class IngressConnection {
             { retryable: true, phase: 'connect' },
           ),
         );
-        ws.close(CloseCode.ProtocolError, 'confirm timeout');
+        ws.close(CloseCode.InvalidRequest, 'confirm timeout');
       }, this.#options.confirmTimeoutMs ?? 10_000);
       const fail = (error: AvatarError) => {
         if (settled) return;

@@ -1,6 +1,7 @@
 /**
  * Seeded pseudo-random numbers, so a corpus is a pure function of its seed.
  */
+import { mulberry32 } from '@avatar-drive/core';
 
 /** A deterministic random source. */
 export interface Rng {
@@ -30,18 +31,11 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
-/** A mulberry32 generator: small, fast and good enough for data generation. */
+/** Core's mulberry32 with the draws data generation needs. */
 export function createRng(seed: number | string): Rng {
   const seed32 = typeof seed === 'string' ? hash32(seed) : seed >>> 0;
-  let state = seed32;
   let spare: number | undefined;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed32);
   const rng: Rng = {
     next,
     uniform: (lo, hi) => lo + (hi - lo) * next(),

@@ -4,19 +4,13 @@
  * event loop or pinned to one worker thread. Results come back in call order.
  */
 import type { DriveFrame } from '@avatar-drive/core';
+import type { Driver, DriverOptions as EngineDriverOptions } from '@avatar-drive/engine';
 
-/** The driver contract of @avatar-drive/engine. */
-export interface DriveDriver {
-  push(pcm: Int16Array): DriveFrame[];
-  end(): DriveFrame[];
-  reset(): void;
-}
+/** What the pool uses of @avatar-drive/engine's driver (imported, so the compiler checks they agree). */
+export type DriveDriver = Pick<Driver, 'push' | 'end' | 'reset'>;
 
-export interface DriverOptions {
-  sampleRate: number;
-  lookaheadMs?: number;
-  seed?: number;
-}
+/** The driver options the pool passes (a subset of the engine's, checked against them). */
+export type DriverOptions = Pick<EngineDriverOptions, 'sampleRate' | 'lookaheadMs' | 'seed'>;
 
 export type DriverFactory = (options: DriverOptions) => DriveDriver;
 
@@ -53,56 +47,6 @@ export interface EnginePool {
   /** True while the pool can take sessions. */
   ready(): boolean;
   close(): Promise<void>;
-}
-
-/** Floats per packed frame: index + translation 3, rotation 3, neck 3, jaw 3, eyes 6, lids 2, 52, 15. */
-export const PACKED_FRAME_FLOATS = 1 + 3 + 3 + 3 + 3 + 6 + 2 + 52 + 15;
-
-/** Packs frames into `out` from float `offset` on; returns the offset after them. */
-export function packFramesInto(frames: readonly DriveFrame[], out: Float32Array, offset: number): number {
-  let o = offset;
-  for (const f of frames) {
-    out[o++] = f.index;
-    for (const field of [
-      f.translation,
-      f.rotation,
-      f.neckPose,
-      f.jawPose,
-      f.eyePose,
-      f.eyeLid,
-      f.expression,
-      f.visemes,
-    ]) {
-      out.set(field, o);
-      o += field.length;
-    }
-  }
-  return o;
-}
-
-/** Inverse of {@link packFramesInto}: frames whose fields are views into `packed`. */
-export function unpackFrames(packed: Float32Array): DriveFrame[] {
-  const frames: DriveFrame[] = [];
-  for (let o = 0; o + PACKED_FRAME_FLOATS <= packed.length; o += PACKED_FRAME_FLOATS) {
-    let p = o + 1;
-    const take = (n: number): Float32Array => {
-      const view = packed.subarray(p, p + n);
-      p += n;
-      return view;
-    };
-    frames.push({
-      index: packed[o]!,
-      translation: take(3),
-      rotation: take(3),
-      neckPose: take(3),
-      jawPose: take(3),
-      eyePose: take(6),
-      eyeLid: take(2),
-      expression: take(52),
-      visemes: take(15),
-    });
-  }
-  return frames;
 }
 
 /** Loads `createDriver` (or `exportName`) from a module specifier or file URL. */

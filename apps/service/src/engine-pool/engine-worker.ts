@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DriveFrame } from '@avatar-drive/core';
-import { type DriveDriver, loadDriverFactory, PACKED_FRAME_FLOATS, packFramesInto } from './engine-pool.js';
+import { type DriveDriver, loadDriverFactory } from './engine-pool.js';
 import {
   OP_CLOSE,
   OP_END,
@@ -14,6 +14,8 @@ import {
   OP_PUSH,
   OP_RESET,
   OP_SIZE,
+  PACKED_FRAME_FLOATS,
+  packFramesInto,
   type WorkerBatch,
   type WorkerBatchReply,
   type WorkerSetup,

@@ -6,13 +6,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { DriverOptions, EngineChannel, EnginePool, EngineResult } from './engine-pool.js';
-import { PACKED_FRAME_FLOATS, unpackFrames } from './engine-pool.js';
 import {
   OP_CLOSE,
   OP_END,
   OP_OPEN,
   OP_PUSH,
   OP_RESET,
+  PACKED_FRAME_FLOATS,
+  unpackFrames,
   type WorkerBatch,
   type WorkerBatchReply,
   type WorkerSetup,

@@ -1,7 +1,14 @@
-import { createDriveFrame, driveFrameToFlame, wire } from '@avatar-drive/core';
+import {
+  AnimationBytes,
+  createDriveFrame,
+  createReqIdCache,
+  driveFrameToFlame,
+  readAudioInput,
+  wire,
+} from '@avatar-drive/core';
 import { create, equals, fromBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { AnimationEncoder } from '../src/ingress/animation-encoder.js';
+import { animationFrame } from '../src/ingress/animation-frames.js';
 
 function frame(i: number) {
   const f = createDriveFrame(i);
@@ -14,14 +21,14 @@ function frame(i: number) {
   return f;
 }
 
-describe('AnimationEncoder', () => {
+describe('AnimationBytes (core) as the service uses it', () => {
   it.each([
     ['frames, not end', [frame(0), frame(1), frame(2)], false, 'r-1'],
     ['frames and end', [frame(7)], true, '20261121000000_abcdefabcdef'],
     ['end without frames', [], true, 'x'],
     ['many frames (multi-byte lengths)', Array.from({ length: 300 }, (_, i) => frame(i)), false, 'long'],
   ])('encodes %s exactly as the generated schema decodes it', (_name, frames, end, reqId) => {
-    const bytes = new AnimationEncoder('conn_abc', 'test-avatar').encode(reqId, frames, end);
+    const bytes = new AnimationBytes('conn_abc', 'test-avatar').encode(reqId, frames, end);
     const decoded = fromBinary(wire.MessageSchema, bytes);
     const expected = create(wire.MessageSchema, {
       type: wire.MessageType.SERVER_RESPONSE_ANIMATION,
@@ -40,7 +47,7 @@ describe('AnimationEncoder', () => {
   });
 });
 
-describe('AnimationEncoder.encodeFrame', () => {
+describe('animationFrame', () => {
   /** Reads one unmasked server→client WebSocket frame: [fin+opcode, payload]. */
   function parseFrame(frame: Uint8Array): [number, Uint8Array] {
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
@@ -65,8 +72,8 @@ describe('AnimationEncoder.encodeFrame', () => {
   ])(
     'wraps %s in one final binary WebSocket frame around the same bytes as encode()',
     (_n, frames, end, reqId) => {
-      const encoder = new AnimationEncoder('conn_abc', 'test-avatar');
-      const [head, payload] = parseFrame(encoder.encodeFrame(reqId, frames, end));
+      const encoder = new AnimationBytes('conn_abc', 'test-avatar');
+      const [head, payload] = parseFrame(animationFrame(encoder, reqId, frames, end));
       expect(head).toBe(0x82);
       expect(Buffer.from(payload).equals(Buffer.from(encoder.encode(reqId, frames, end)))).toBe(true);
     },
@@ -77,7 +84,7 @@ describe('AnimationEncoder.encodeFrame', () => {
     f.expression[0] = Number.NaN;
     f.visemes[1] = Number.POSITIVE_INFINITY;
     f.jawPose[2] = Number.NEGATIVE_INFINITY;
-    const [, payload] = parseFrame(new AnimationEncoder('c', 'a').encodeFrame('r', [f], false));
+    const [, payload] = parseFrame(animationFrame(new AnimationBytes('c', 'a'), 'r', [f], false));
     const decoded = fromBinary(wire.MessageSchema, payload);
     const flame =
       decoded.data.case === 'serverResponseAnimation'
@@ -90,9 +97,8 @@ describe('AnimationEncoder.encodeFrame', () => {
   });
 });
 
-describe('readAudioInput (fast path)', () => {
+describe('readAudioInput (core, the fast path)', () => {
   it('reads what the generated schema encodes, and declines anything else', async () => {
-    const { readAudioInput } = await import('../src/ingress/audio-fast-path.js');
     const { audioInputMessage, encodeMessage, interruptMessage } = await import('@avatar-drive/core');
     const audio = new Uint8Array(Array.from({ length: 640 }, (_, i) => i % 251));
     for (const end of [false, true]) {
@@ -113,7 +119,6 @@ describe('readAudioInput (fast path)', () => {
   });
 
   it("reuses a session's last req_id only when the bytes are the same", async () => {
-    const { readAudioInput, createReqIdCache } = await import('../src/ingress/audio-fast-path.js');
     const { audioInputMessage, encodeMessage } = await import('@avatar-drive/core');
     const cache = createReqIdCache();
     const read = (reqId: string) =>
