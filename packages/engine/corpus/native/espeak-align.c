@@ -10,8 +10,8 @@
  * or, when the job fails, "ERR <out.wav> <reason>" (the batch carries on).
  *
  * Phoneme times are the raw event positions: for stops, espeak-ng reports the release, and the
- * caller (training/labels.ts, shiftStopOnsets) moves the onset back to the start of the silent
- * closure it finds in the audio just before the release; see training/README.md.
+ * caller (corpus/labels.ts, shiftStopOnsets) moves the onset back to the start of the silent
+ * closure it finds in the audio just before the release; see corpus/README.md.
  * Why a batch over stdin: initialising espeak-ng and loading voices costs more than synthesising a
  * short sentence, so one process serves many utterances.
  */

@@ -2,24 +2,29 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkCorpus } from '../../training/check-corpus.js';
-import { generateEntries, writeIndex } from '../../training/corpus.js';
-import { planCorpus, type UtterancePlan } from '../../training/plan.js';
-import type { CorpusEntry } from '../../training/render.js';
-import { splitOfText } from '../../training/texts.js';
-import { VISEMES } from '../../training/visemes.js';
-import { readWav } from '../../training/wav.js';
+import { checkCorpus } from '../../corpus/check-corpus.js';
+import { generateEntries, writeIndex } from '../../corpus/corpus.js';
+import { planCorpus, type UtterancePlan } from '../../corpus/plan.js';
+import type { CorpusEntry } from '../../corpus/render.js';
+import { splitOfText } from '../../corpus/texts.js';
+import { VISEMES } from '../../corpus/visemes.js';
+import { readWav } from '../../corpus/wav.js';
 
 describe('corpus generation end to end', () => {
   const dir = mkdtempSync(join(tmpdir(), 'engine-corpus-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes two labelled utterances (espeak-ng and Festival) whose labels cover the audio', async () => {
+  it('writes labelled utterances (espeak-ng, Festival, flite; speech from sample 0) whose labels cover the audio', async () => {
     const planned = planCorpus('dev', 40, 5);
     const espeak = planned.find((p) => p.synth.engine === 'espeak' && p.augment.noise?.kind === 'babble');
     const festival = planned.find((p) => p.synth.engine === 'festival' && p.augment.sampleRate !== 22050);
-    expect(espeak && festival).toBeTruthy();
-    const plans: UtterancePlan[] = [espeak!, festival!];
+    const flite = planned.find((p) => p.synth.engine === 'flite');
+    const start0 = planned.find((p) => p.condition === 'start0' && p.synth.engine === 'espeak');
+    expect(espeak && festival && flite && start0).toBeTruthy();
+    expect(flite!.condition).toBe('othersynth');
+    expect(start0!.augment).toMatchObject({ fromStart: true, padLead: 0 });
+    expect(planCorpus('train', 200, 1).some((p) => p.synth.engine === 'flite')).toBe(false);
+    const plans: UtterancePlan[] = [espeak!, festival!, flite!, start0!];
     const outDir = join(dir, 'dev');
     const entries = await generateEntries(plans, { outDir, tmpDir: join(dir, 'tmp'), split: 'dev', seed: 5 });
     const index = writeIndex(outDir, 'dev', 5, entries);
@@ -45,8 +50,15 @@ describe('corpus generation end to end', () => {
         if (i > 0) expect(phones[i]!.start).toBe(phones[i - 1]!.end);
         expect(VISEMES).toContain(phones[i]!.viseme);
       }
-      expect(phones[0]!.viseme).toBe('sil'); // leading padding
       expect(phones[phones.length - 1]!.viseme).toBe('sil');
+      if (plan.augment.fromStart) {
+        // speech from sample 0: the first label is a phone, and sound comes within its first 80 ms
+        expect(phones[0]!.viseme).not.toBe('sil');
+        const firstLoud = audio.samples.findIndex((v) => Math.abs(v) > 0.01);
+        expect(firstLoud / audio.sampleRate).toBeLessThan(0.08);
+        continue;
+      }
+      expect(phones[0]!.viseme).toBe('sil'); // leading padding
       expect(phones.filter((p) => p.viseme !== 'sil').length).toBeGreaterThan(5);
       // speech is where the labels say: louder inside phones than in the leading silence
       const rms = (a: number, b: number) => {
@@ -64,7 +76,7 @@ describe('corpus generation end to end', () => {
 
     const report = checkCorpus(outDir);
     expect(report.problems).toEqual([]);
-    expect(report.count).toBe(2);
+    expect(report.count).toBe(4);
 
     // the same plan renders to the same bytes (noise, babble and impulse responses are seeded)
     const again = join(dir, 'again');

@@ -1,7 +1,7 @@
 /**
  * Generates a labelled speech corpus (see README.md in this directory):
  *
- *   pnpm exec tsx packages/engine/training/gen-corpus.ts --split train|dev --out DIR
+ *   pnpm exec tsx packages/engine/corpus/gen-corpus.ts --split train|dev --out DIR
  *       [--count N] [--seed S] [--workers W]
  *
  * The plan is split across W worker processes (default 2: the machine is shared); the result is

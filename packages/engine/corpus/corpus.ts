@@ -1,11 +1,12 @@
 /**
  * Generates corpus entries for a list of planned utterances: batch synthesis (espeak-ng helper,
- * festival), then rendering and writing `<id>.wav` + `<id>.json`.
+ * festival, flite helper), then rendering and writing `<id>.wav` + `<id>.json`.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { synthesizeEspeak } from './espeak.js';
 import { type FestivalJob, synthesizeFestival } from './festival.js';
+import { synthesizeFlite } from './flite.js';
 import { planBabbleBank, type UtterancePlan } from './plan.js';
 import { BabbleBank, type CorpusEntry, renderUtterance, type SynthOutput } from './render.js';
 import type { Split } from './texts.js';
@@ -39,6 +40,7 @@ async function synthesizeAll(
   const out = new Map<string, SynthOutput>();
   const espeakPlans = plans.filter((p) => p.synth.engine === 'espeak');
   const festivalPlans = plans.filter((p) => p.synth.engine === 'festival');
+  const flitePlans = plans.filter((p) => p.synth.engine === 'flite');
   const wavOf = (p: UtterancePlan) => join(tmpDir, `${p.id}.raw.wav`);
   const [espeakResults] = await Promise.all([
     espeakPlans.length > 0
@@ -72,6 +74,14 @@ async function synthesizeAll(
           join(tmpDir, `${tag}.scm`),
         )
       : Promise.resolve(),
+    flitePlans.length > 0
+      ? synthesizeFlite(
+          flitePlans.map((p) => {
+            const s = p.synth as Extract<UtterancePlan['synth'], { engine: 'flite' }>;
+            return { out: wavOf(p), voice: s.voice, stretch: s.stretch, f0Mean: s.f0Mean, text: p.text };
+          }),
+        )
+      : Promise.resolve(),
   ]);
   espeakPlans.forEach((p, i) => {
     const r = espeakResults[i]!;
@@ -86,7 +96,8 @@ async function synthesizeAll(
       out.set(p.id, { engine: 'none', audio: { sampleRate, samples } });
     }
   }
-  for (const p of festivalPlans) {
+  // flite writes Festival's segment format, and its phone set is Festival's (radio) one.
+  for (const p of [...festivalPlans, ...flitePlans]) {
     const audio = readWav(wavOf(p));
     out.set(p.id, { engine: 'festival', audio, segs: readFileSync(`${wavOf(p)}.segs`, 'utf8') });
   }

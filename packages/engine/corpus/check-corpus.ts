@@ -1,7 +1,7 @@
 /**
  * Validates a corpus directory against the contract in README.md and prints its make-up:
  *
- *   pnpm exec tsx packages/engine/training/check-corpus.ts DIR
+ *   pnpm exec tsx packages/engine/corpus/check-corpus.ts DIR
  *
  * Exit code 0 when valid, 1 with the list of problems otherwise.
  */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { synthesizeEspeak } from '../../training/espeak.js';
+import { synthesizeEspeak } from '../../corpus/espeak.js';
 import {
   type PhoneSpan,
   padSpans,
@@ -10,8 +10,8 @@ import {
   spansFromEspeakEvents,
   spansFromFestivalSegs,
   toLabels,
-} from '../../training/labels.js';
-import { readWav } from '../../training/wav.js';
+} from '../../corpus/labels.js';
+import { readWav } from '../../corpus/wav.js';
 
 const RATE = 16000;
 const ms = (v: number) => Math.round((v * RATE) / 1000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseHelperOutput } from '../../training/espeak.js';
-import { festivalScript } from '../../training/festival.js';
+import { parseHelperOutput } from '../../corpus/espeak.js';
+import { festivalScript } from '../../corpus/festival.js';
 
 describe('festival batch script', () => {
   it('selects each voice once, sets stretch and F0 per job, and escapes the text', () => {

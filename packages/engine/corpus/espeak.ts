@@ -1,6 +1,6 @@
 /**
  * Runs the espeak-align C helper (native/espeak-align.c): builds it with gcc on first use into the
- * git-ignored training/.build directory, feeds it a batch of jobs, and parses its phoneme events.
+ * git-ignored corpus/.build directory, feeds it a batch of jobs, and parses its phoneme events.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';

@@ -12,8 +12,8 @@ import {
   reverb,
   telephone,
   whiteNoise,
-} from '../../training/augment.js';
-import { createRng } from '../../training/rng.js';
+} from '../../corpus/augment.js';
+import { createRng } from '../../corpus/rng.js';
 
 function sine(freq: number, rate: number, seconds: number, amp = 0.5): Float32Array {
   const x = new Float32Array(Math.round(rate * seconds));

@@ -189,7 +189,7 @@ export class UnmappedPhoneError extends Error {
     super(
       `no viseme for ${phoneSet} phone "${phone}": add it to ${
         phoneSet === 'espeak' ? 'ESPEAK_VISEMES' : 'FESTIVAL_VISEMES'
-      } in packages/engine/training/visemes.ts`,
+      } in packages/engine/corpus/visemes.ts`,
     );
     this.name = 'UnmappedPhoneError';
   }

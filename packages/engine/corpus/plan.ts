@@ -23,6 +23,11 @@ export interface TelephoneSpec {
 export interface AugmentSpec {
   /** Silence added before/after the speech, seconds. */
   padLead: number;
+  /**
+   * Speech from sample 0, as TTS output arrives: the synthesiser's own leading silence is cut (up to
+   * the first phone's label) and `padLead` is 0. Absent means false.
+   */
+  fromStart?: boolean;
   padTail: number;
   /** Reverb RT60 in seconds and wet level, or null. */
   reverb: { rt60: number; wetDb: number } | null;
@@ -51,6 +56,8 @@ export type SynthSpec =
       f0Mean: number;
       f0Std: number;
     }
+  /** flite's clustergen voices (dev only: a synthesiser the model never trains on). */
+  | { engine: 'flite'; voice: 'awb' | 'rms'; stretch: number; f0Mean: number }
   /** No speech at all: `seconds` of background noise only, labelled silence throughout. */
   | { engine: 'none'; seconds: number };
 
@@ -105,6 +112,9 @@ const TRAIN_RATES: ReadonlyArray<readonly [number, number]> = [
   [48000, 2],
 ];
 
+/** Share of train utterances whose speech starts at sample 0. */
+const FROM_START_SHARE = 0.2;
+
 function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
   const kind = rng.weighted([
     ['clean', 3],
@@ -115,6 +125,9 @@ function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
   const augment: AugmentSpec = {
     padLead: rng.uniform(0.05, 0.8),
     padTail: rng.uniform(0.05, 0.8),
+    // A fifth start with speech at sample 0 (what a voice agent's TTS sends), so the model learns
+    // the trackers' state at a cold start.
+    fromStart: rng.next() < FROM_START_SHARE,
     reverb: null,
     telephone: null,
     noise: null,
@@ -140,22 +153,47 @@ function trainAugment(rng: Rng): { augment: AugmentSpec; condition: string } {
     augment.noise = { kind: noiseKind(rng), snrDb: rng.uniform(kind === 'noise' ? 0 : 8, 30) };
     tags.push('noise');
   }
+  if (augment.fromStart) augment.padLead = 0;
   return { augment, condition: tags.length === 0 ? 'clean' : tags.join('+') };
 }
 
 /**
  * Dev conditions cycle through a fixed grid so every condition and rate is well represented:
- * clean, 20 dB SNR, 10 dB SNR, telephone (8 kHz) and mild reverb, each (except telephone) at
- * every one of the 7 input rates.
+ * clean, clean speech from sample 0 (`start0`: TTS output into a fresh session), 20 dB SNR, 10 dB
+ * SNR, telephone (8 kHz), mild reverb and clean speech of another synthesiser (`othersynth`), each
+ * (except telephone) at every one of the 7 input rates.
  */
-const DEV_CONDITIONS = ['clean', 'snr20', 'snr10', 'tel', 'clean', 'snr20', 'snr10', 'reverb'] as const;
+const DEV_CONDITIONS = [
+  'clean',
+  'snr20',
+  'snr10',
+  'tel',
+  'start0',
+  'snr20',
+  'snr10',
+  'reverb',
+  'othersynth',
+] as const;
+
+/**
+ * The `othersynth` dev condition: clean speech from flite's clustergen voices (statistical parametric
+ * voices of two CMU ARCTIC speakers, awb and rms), a synthesiser the model never trains on, at a
+ * random speed and F0.
+ */
+function otherSynth(rng: Rng): SynthSpec {
+  const voice = rng.next() < 0.5 ? 'awb' : 'rms';
+  return { engine: 'flite', voice, stretch: rng.uniform(0.85, 1.3), f0Mean: rng.uniform(85, 135) };
+}
 
 function devAugment(index: number, rng: Rng): { augment: AugmentSpec; condition: string } {
   const condition = DEV_CONDITIONS[index % DEV_CONDITIONS.length]!;
   const rateIndex = Math.floor(index / DEV_CONDITIONS.length) % OUTPUT_RATES.length;
+  const fromStart = condition === 'start0';
+  const padLead = rng.uniform(0.1, 0.6);
   const augment: AugmentSpec = {
-    padLead: rng.uniform(0.1, 0.6),
+    padLead: fromStart ? 0 : padLead,
     padTail: rng.uniform(0.1, 0.6),
+    ...(fromStart ? { fromStart } : {}),
     reverb: condition === 'reverb' ? { rt60: rng.uniform(0.25, 0.6), wetDb: rng.uniform(-9, -4) } : null,
     telephone: condition === 'tel' ? { low: 300, high: 3400, muLaw: true } : null,
     noise:
@@ -214,9 +252,10 @@ export function planCorpus(split: Split, count: number, seed: number): Utterance
       continue;
     }
     const text = texts.next(rng.fork('text'));
-    const synth = synthFor(split, rng.fork('synth'));
     const { augment, condition } =
       split === 'dev' ? devAugment(i, rng.fork('aug')) : trainAugment(rng.fork('aug'));
+    const synth =
+      condition === 'othersynth' ? otherSynth(rng.fork('flite')) : synthFor(split, rng.fork('synth'));
     plans.push({
       id: `${split}-${String(i).padStart(5, '0')}`,
       split,

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { synthesizeEspeak } from '../../training/espeak.js';
-import { createRng } from '../../training/rng.js';
-import { SentenceSource } from '../../training/texts.js';
+import { synthesizeEspeak } from '../../corpus/espeak.js';
+import { createRng } from '../../corpus/rng.js';
+import { SentenceSource } from '../../corpus/texts.js';
 import {
   ESPEAK_MODIFIERS,
   ESPEAK_VISEMES,
@@ -12,8 +12,8 @@ import {
   UnmappedPhoneError,
   VISEMES,
   visemeOf,
-} from '../../training/visemes.js';
-import { DEV_DIALECTS, TRAIN_DIALECTS } from '../../training/voices.js';
+} from '../../corpus/visemes.js';
+import { DEV_DIALECTS, TRAIN_DIALECTS } from '../../corpus/voices.js';
 
 describe('viseme tables', () => {
   it('use the rig order of @avatar-drive/core', () => {

@@ -34,7 +34,7 @@ export type SynthOutput =
   | { engine: 'festival'; audio: MonoAudio; segs: string }
   | { engine: 'none'; audio: MonoAudio };
 
-/** The JSON written next to each `<id>.wav` (see training/README.md). */
+/** The JSON written next to each `<id>.wav` (see corpus/README.md). */
 export interface CorpusEntry {
   id: string;
   sampleRate: number;
@@ -80,6 +80,10 @@ function makeNoise(
 }
 
 /** Renders one utterance; returns the final audio and its JSON entry. */
+function isPause(phone: string): boolean {
+  return phone === '_' || phone === 'pau';
+}
+
 export function renderUtterance(
   plan: UtterancePlan,
   synth: SynthOutput,
@@ -96,15 +100,24 @@ export function renderUtterance(
   } else {
     spans = [{ start: 0, end: raw.length, phone: '_' }];
   }
-  if (synth.engine !== 'none' && !spans.some((s) => s.phone !== '_' && s.phone !== 'pau')) {
+  if (synth.engine !== 'none' && !spans.some((s) => !isPause(s.phone))) {
     throw new Error(`${plan.id}: synthesis produced no phones for "${plan.text}"`);
   }
 
   const a = plan.augment;
-  const lead = Math.round(a.padLead * sr0);
+  let voiced = raw;
+  if (a.fromStart) {
+    // Speech from sample 0: cut the synthesiser's leading silence up to the first phone's label.
+    const cut = spans[0] && isPause(spans[0].phone) ? spans[0].end : 0;
+    voiced = raw.subarray(cut);
+    spans = spans
+      .filter((s) => s.end > cut)
+      .map((s) => ({ ...s, start: Math.max(0, s.start - cut), end: s.end - cut }));
+  }
+  const lead = a.fromStart ? 0 : Math.round(a.padLead * sr0);
   const tail = Math.round(a.padTail * sr0);
-  let x: Float32Array = new Float32Array(lead + raw.length + tail);
-  x.set(raw, lead);
+  let x: Float32Array = new Float32Array(lead + voiced.length + tail);
+  x.set(voiced, lead);
   spans = padSpans(spans, phoneSet, lead, x.length);
   const labels = toLabels(spans, phoneSet, sr0, x.length);
 
