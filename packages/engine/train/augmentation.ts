@@ -1,7 +1,7 @@
 /**
  * The augmentation recipe of training: random gain, room reverb, white/pink/babble noise at 0–30 dB
  * SNR, telephone band or another input rate, built from the corpus tools' primitives
- * (training/augment.ts). Deterministic per (seed, key).
+ * (corpus/augment.ts). Deterministic per (seed, key).
  */
 import { SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 
@@ -16,12 +16,12 @@ export interface Augmenter {
 
 // The corpus tools' own types, so the compiler checks that this recipe calls them as they are
 // (type-only: the modules themselves are loaded at run time, below, when they are installed).
-type RngModule = typeof import('../training/rng.js');
-type AugmentModule = typeof import('../training/augment.js');
+type RngModule = typeof import('../corpus/rng.js');
+type AugmentModule = typeof import('../corpus/augment.js');
 
 // Resolved at run time: the corpus tools live next to this package's training scripts.
-const AUGMENT_MODULE = '../training/augment.js';
-const RNG_MODULE = '../training/rng.js';
+const AUGMENT_MODULE = '../corpus/augment.js';
+const RNG_MODULE = '../corpus/rng.js';
 
 /** Loads the corpus tools' augmentation primitives; null when they are not installed. */
 export async function loadAugmenter(seed: number): Promise<Augmenter | null> {

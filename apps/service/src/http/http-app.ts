@@ -9,6 +9,7 @@ import type { ServiceMetrics } from '../metrics.js';
 import type { TlsPair } from '../tls-files.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
 import { clientAddress } from './client-address.js';
+import { httpServerTimeouts } from './connection-guard.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 
@@ -20,13 +21,18 @@ export interface HttpAppDeps extends ConsoleRouteDeps, AvatarRouteDeps, HealthRo
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  // Fastify's own default (requestTimeout 0) would switch off Node's header timeout too.
+  const timeouts = httpServerTimeouts(deps.limits);
   // With `https`, fastify's types name a different server type; the routes do not care.
   const app = Fastify({
+    ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key, ...timeouts } } : { http: timeouts }),
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: deps.limits.connectionIdleTimeoutMs,
     loggerInstance: deps.logger as unknown as import('fastify').FastifyBaseLogger,
     // Requests are logged by the hook below, without query strings (they can carry session tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    ...(deps.tls && { https: { cert: deps.tls.cert, key: deps.tls.key } }),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }) as unknown as FastifyInstance;
 

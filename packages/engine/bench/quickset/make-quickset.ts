@@ -12,8 +12,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { encodeWav, mulberry32, parseWav, type Viseme, wavToMonoInt16 } from '@avatar-drive/core';
+import { parseBenchArgs } from '../cli-args.js';
 import type { Phone } from '../metrics.js';
 
 const VOICES = [
@@ -154,7 +154,21 @@ function addNoise(pcm: Int16Array, rate: number, phones: Phone[], snrDb: number,
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, count: { type: 'string' } } });
+  const values = parseBenchArgs(
+    `
+Usage: pnpm --filter @avatar-drive/engine exec tsx bench/quickset/make-quickset.ts [--out DIR] [--count N]
+
+Writes a small provisional labelled set (espeak-ng, needs espeak-ng, libespeak-ng-dev, gcc and sox:
+bash scripts/setup.sh) in the dev-set format. The project's real dev set is made by
+\`pnpm --filter @avatar-drive/engine gen:dev\`.
+
+Options:
+  --out DIR     output folder (default packages/engine/.data/quick)
+  --count N     utterances (default 24)
+  -h, --help    this text
+`,
+    { out: { type: 'string' }, count: { type: 'string' } },
+  );
   const out = values.out ?? fileURLToPath(new URL('../../.data/quick', import.meta.url));
   const count = Number(values.count ?? 24);
   mkdirSync(out, { recursive: true });
