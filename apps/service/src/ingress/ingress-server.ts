@@ -110,7 +110,10 @@ export class IngressServer {
     }
     const problem = handshakeProblem(req);
     if (problem) {
-      logger.debug({ address: clientAddress(req), status: problem.status }, 'not a WebSocket handshake');
+      logger.debug(
+        { address: clientAddress(req, this.#deps.trustedProxies), status: problem.status },
+        'not a WebSocket handshake',
+      );
       metrics.recordError('invalidRequest');
       reject(socket, problem.status, 'invalidRequest', problem.detail, problem.headers);
       return;
@@ -229,7 +232,7 @@ export class IngressServer {
         const session: DriveSession = new DriveSession(
           ws,
           socket,
-          { connectionId, appId, avatarId },
+          { connectionId, appId, avatarId, client: clientAddress(req, this.#deps.trustedProxies) },
           this.#deps,
           () => {
             this.sessions.delete(session);
@@ -239,7 +242,7 @@ export class IngressServer {
         sessionOwnsSlot = true;
         this.sessions.add(session);
         this.#deps.connections?.promote(socket);
-        logger.debug({ connectionId, appId, avatarId }, 'session opened');
+        logger.info(session.info, 'session opened');
       });
     } finally {
       if (!sessionOwnsSlot && !released) {
