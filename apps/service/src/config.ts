@@ -38,6 +38,10 @@ const FLAGS = {
   'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
+  'redis-sentinels': { type: 'string' },
+  'redis-master-name': { type: 'string' },
+  'redis-wait-replicas': { type: 'string' },
+  'drain-timeout': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
@@ -60,6 +64,14 @@ export const USAGE = `avatar-drive-service [options]
                                   AVATAR_DRIVE_APPS: JSON array of apps
                                   AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
   --redis-url URL                 REDIS_URL (shared store; in-memory when unset)
+  --redis-sentinels LIST          REDIS_SENTINELS: host:port,host:port,… of Redis Sentinels; the store
+                                  follows the primary they name (instead of --redis-url)
+  --redis-master-name NAME        REDIS_MASTER_NAME: the name the sentinels monitor (default avatar-drive)
+                                  REDIS_PASSWORD / REDIS_SENTINEL_PASSWORD: AUTH of the servers / sentinels
+  --redis-wait-replicas N         AVATAR_DRIVE_REDIS_WAIT_REPLICAS: replicas that must confirm a used
+                                  token before its session starts (default 1 with sentinels, else 0)
+  --drain-timeout SECONDS         AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS: on SIGTERM, how long open utterances
+                                  may finish before the remaining sessions are closed (default 25)
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
@@ -68,7 +80,7 @@ export const USAGE = `avatar-drive-service [options]
                                   shared by processes on this machine (embedded default: used-tokens/
                                   next to the dev credentials; with configured apps: none, in memory)
   --log-level LEVEL               LOG_LEVEL (default info)
-  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
+  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL or REDIS_SENTINELS)
 
   avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)`;
 
@@ -166,13 +178,35 @@ export async function resolveConfig(
   const defaultAvatars = builtInAvatarsDir();
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
+  const sentinelText = values['redis-sentinels'] ?? env.REDIS_SENTINELS;
+  const redisSentinel = sentinelText
+    ? {
+        sentinels: parseSentinels(sentinelText),
+        masterName: values['redis-master-name'] ?? env.REDIS_MASTER_NAME ?? 'avatar-drive',
+        ...(env.REDIS_SENTINEL_PASSWORD && { sentinelPassword: env.REDIS_SENTINEL_PASSWORD }),
+      }
+    : undefined;
+  if (redisSentinel && redisUrl) {
+    throw new Error(
+      'Both REDIS_URL and REDIS_SENTINELS are set: give one (the sentinels find the primary themselves).',
+    );
+  }
+  const redisWaitReplicas = int(
+    '--redis-wait-replicas',
+    values['redis-wait-replicas'] ?? env.AVATAR_DRIVE_REDIS_WAIT_REPLICAS,
+  );
+  const drainSeconds = int(
+    '--drain-timeout',
+    values['drain-timeout'] ?? env.AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS,
+  );
+  const shared = Boolean(redisUrl || redisSentinel);
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   const corsText = values['cors-origin'] ?? env.AVATAR_DRIVE_CORS_ORIGIN;
   const corsOrigins = corsText === undefined ? undefined : parseCorsOrigins(corsText);
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
   const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
-  const tokenLedgerDir = redisUrl ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
+  const tokenLedgerDir = shared ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
 
   const options: ServiceOptions = {
     region,
@@ -187,14 +221,18 @@ export async function resolveConfig(
       ...(driverModule && { driverModule }),
     },
     ...(redisUrl && { redisUrl }),
+    ...(redisSentinel && { redisSentinel }),
+    ...(redisSentinel && env.REDIS_PASSWORD && { redisPassword: env.REDIS_PASSWORD }),
+    ...(redisWaitReplicas !== undefined && { redisWaitReplicas }),
+    ...(drainSeconds !== undefined && { drainTimeoutMs: drainSeconds * 1000 }),
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
     ...(corsOrigins && { corsOrigins }),
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
-  if (processes > 1 && !redisUrl) {
+  if (processes > 1 && !shared) {
     throw new Error(
-      `--processes ${processes} needs REDIS_URL: the processes must share the token ledger and session counts.`,
+      `--processes ${processes} needs REDIS_URL or REDIS_SENTINELS: the processes must share the token ledger and session counts.`,
     );
   }
   return {
@@ -203,4 +241,25 @@ export async function resolveConfig(
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
     processes: Math.max(1, processes),
   };
+}
+
+/** `host:port,host:port` → the sentinel list ioredis takes. */
+export function parseSentinels(text: string): { host: string; port: number }[] {
+  const sentinels = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(part);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) {
+        throw new Error(
+          `REDIS_SENTINELS entry "${part}" is not host:port. List the sentinels as host:port,host:port.`,
+        );
+      }
+      return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+    });
+  if (sentinels.length === 0)
+    throw new Error('REDIS_SENTINELS is empty. List the sentinels as host:port,host:port.');
+  return sentinels;
 }

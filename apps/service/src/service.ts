@@ -20,7 +20,7 @@ import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import type { RegionId } from './regions.js';
 import { MemoryStore } from './store/memory-store.js';
-import { RedisStore } from './store/redis-store.js';
+import { type RedisSentinelOptions, RedisStore } from './store/redis-store.js';
 import type { SharedStore } from './store/shared-store.js';
 import { SessionTokens } from './tokens.js';
 import { SERVICE_VERSION } from './version.js';
@@ -52,8 +52,22 @@ export interface ServiceOptions {
   apps: AppConfig[];
   /** The token-signing key shared by every node and region. */
   signingKey: Uint8Array;
-  /** Redis URL for the shared store; in-memory when unset. */
+  /** Redis URL for the shared store; in-memory when unset (and no `redisSentinel`). */
   redisUrl?: string;
+  /** Find the Redis primary through Redis Sentinel instead of `redisUrl`. */
+  redisSentinel?: RedisSentinelOptions;
+  /** AUTH password of the Redis servers (Sentinel deployments; a URL carries its own). */
+  redisPassword?: string;
+  /**
+   * Replicas that must acknowledge each consumed token before its session is accepted (Redis
+   * WAIT). Default: 1 with `redisSentinel`, 0 otherwise.
+   */
+  redisWaitReplicas?: number;
+  /**
+   * How long a draining node (SIGTERM, {@link RunningService.drain}) lets open utterances finish
+   * before it closes the remaining sessions (default 25 s).
+   */
+  drainTimeoutMs?: number;
   /**
    * Without Redis: keep the single-use token ledger in this directory, shared by every process
    * pointing at it (the embedded default uses one next to the dev credentials, so both regions of
@@ -88,8 +102,21 @@ export interface RunningService {
   readonly metrics: ServiceMetrics;
   readonly store: SharedStore;
   readonly engine: EnginePool;
+  /** True once {@link drain} started. */
+  readonly draining: boolean;
+  /**
+   * Takes the node out of service gracefully: /readyz turns 503, new sessions are refused with
+   * 4503, each open session is closed with 4503 (clients reconnect, through the load balancer, to
+   * another node) once its utterance has finished playing, and whatever is still open after
+   * `timeoutMs` (default: the `drainTimeoutMs` option) is closed the same way. Then closes the
+   * service. Resolves with how long draining took.
+   */
+  drain(timeoutMs?: number): Promise<{ drainedMs: number; closedAtTimeout: number }>;
   close(): Promise<void>;
 }
+
+/** Default of {@link ServiceOptions.drainTimeoutMs}: fits in Kubernetes' 30 s termination grace. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 25_000;
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const logger = options.logger ?? createLogger();
@@ -99,8 +126,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tokens = new SessionTokens(options.signingKey);
   const store: SharedStore =
     options.store ??
-    (options.redisUrl
-      ? new RedisStore({ url: options.redisUrl, logger })
+    (options.redisSentinel || options.redisUrl
+      ? new RedisStore({
+          ...(options.redisSentinel ? { sentinel: options.redisSentinel } : { url: options.redisUrl! }),
+          ...(options.redisPassword !== undefined && { password: options.redisPassword }),
+          waitReplicas: options.redisWaitReplicas ?? (options.redisSentinel ? 1 : 0),
+          logger,
+        })
       : new MemoryStore(options.tokenLedgerDir ? { tokenLedgerDir: options.tokenLedgerDir } : {}));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
@@ -124,7 +156,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           driverOptions,
         );
 
+  let ingress: IngressServer | undefined;
   const app = await buildHttpApp({
+    isDraining: () => ingress?.draining ?? false,
     logger,
     metrics,
     apps,
@@ -138,7 +172,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.publicUrl && { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
     ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
-  const ingress = new IngressServer({
+  ingress = new IngressServer({
     apps,
     avatars,
     tokens,
@@ -156,24 +190,39 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const url = `http://${host}:${address.port}`;
 
   let closed = false;
-  return {
+  const running = ingress;
+  const service: RunningService = {
     region: options.region,
     url,
     ingressUrl: `ws://${host}:${address.port}/v2/driveningress`,
     avatars,
-    ingress,
+    ingress: running,
     metrics,
     store,
     engine,
+    get draining() {
+      return running.draining;
+    },
+    async drain(timeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS) {
+      const started = Date.now();
+      const open = running.sessions.size;
+      logger.info({ sessions: open, timeoutMs }, 'draining: no new sessions, open utterances finish');
+      const closedAtTimeout = await running.drain(timeoutMs);
+      const drainedMs = Date.now() - started;
+      logger.info({ drainedMs, closedAtTimeout }, 'drained');
+      await service.close();
+      return { drainedMs, closedAtTimeout };
+    },
     async close() {
       if (closed) return;
       closed = true;
-      await ingress.close();
+      await running.close();
       await app.close();
       await engine.close();
       if (!options.store) await store.close();
     },
   };
+  return service;
 }
 
 /** LiveKit registered by default; the options' providers on top. */

@@ -140,6 +140,20 @@ export class DriveSession {
     return this.#phase;
   }
 
+  /**
+   * True while an utterance of this session has not finished playing (its input still open, or
+   * its audio still playing out): a draining node waits for it before closing the session.
+   */
+  get busy(): boolean {
+    if (this.#phase !== 'active') return false;
+    for (const request of this.#known.values()) {
+      if (request.cancelled) continue;
+      const phase = this.#egress ? request.egressPhase : request.playback.phase;
+      if (phase !== 'ended' && phase !== 'interrupted') return true;
+    }
+    return false;
+  }
+
   /** Called by the server's ping loop: drops a peer that missed the previous pong. */
   heartbeat(): void {
     if (this.#phase === 'closed') return;

@@ -47,6 +47,7 @@ export class IngressServer {
   readonly #wss: WebSocketServer;
   readonly sessions = new Set<DriveSession>();
   readonly #pingTimer: NodeJS.Timeout;
+  #draining = false;
 
   constructor(deps: IngressDeps) {
     this.#deps = deps;
@@ -74,7 +75,38 @@ export class IngressServer {
     });
   }
 
-  /** Closes every session (1012, reconnect) and the WebSocket server. */
+  /** True once {@link drain} was called: new sessions are refused with 4503. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /**
+   * Drains the node: refuses new sessions (4503, retryable, token not spent), closes each open
+   * session with 4503 as soon as no utterance of it is playing, and after `timeoutMs` closes the
+   * rest the same way. Resolves, when no session is left, with how many were closed at the timeout
+   * (utterance unfinished).
+   */
+  async drain(timeoutMs: number): Promise<number> {
+    this.#draining = true;
+    const deadline = Date.now() + timeoutMs;
+    let closedAtTimeout = 0;
+    // Polled rather than hooked into every playback event: draining happens once per process life,
+    // and a session's utterances end on their own clock.
+    for (;;) {
+      const late = Date.now() >= deadline;
+      for (const session of this.sessions) {
+        if (session.phase === 'closed') continue;
+        if (late && session.busy) closedAtTimeout++;
+        if (late || !session.busy) session.shutdown();
+      }
+      if (this.sessions.size === 0) return closedAtTimeout;
+      // Peers that never answer the close handshake are dropped 2 s after it (DriveSession).
+      if (Date.now() >= deadline + 2500) return closedAtTimeout;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Closes every session (4503, reconnect) and the WebSocket server. */
   async close(): Promise<void> {
     clearInterval(this.#pingTimer);
     for (const session of this.sessions) session.shutdown();
@@ -155,8 +187,12 @@ export class IngressServer {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
       const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      slotTaken = await store.acquireSession(appId, connectionId, limit);
-      if (!slotTaken) {
+      slotTaken = !this.#draining && (await store.acquireSession(appId, connectionId, limit));
+      if (this.#draining) {
+        // The load balancer stops sending here once /readyz turns 503; until it does, clients are
+        // sent on (retryable, and the token is untouched).
+        closeAfterUpgrade = DRAINING;
+      } else if (!slotTaken) {
         closeAfterUpgrade = {
           code: 'concurrencyLimit',
           closeCode: 4003,
@@ -179,8 +215,9 @@ export class IngressServer {
       closeAfterUpgrade = {
         code: 'upstreamError',
         closeCode: 4503,
-        message:
-          'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
+        message: error.tokenSpent
+          ? 'The service cannot take new sessions right now (shared store failing over). Retry with backoff and a new session token: this one may count as used.'
+          : 'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
     }
     const release = () => {
@@ -225,6 +262,14 @@ export class IngressServer {
     });
   }
 }
+
+/** The refusal a draining node gives new sessions. */
+const DRAINING = {
+  code: 'upstreamError',
+  closeCode: 4503,
+  message:
+    'This node is shutting down and takes no new sessions. Retry (through the load balancer another node answers); the session token was not spent.',
+} as const;
 
 function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {
   void store.releaseSession(appId, connectionId).catch(() => undefined);
