@@ -40,7 +40,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
   const backups = options.nodes.map((node, i) => `  server node${i + 1}-unready ${node} backup`);
   const lines = [
     'global',
-    '  maxconn 20000',
+    '  maxconn 8000',
     '',
     'defaults',
     '  mode http',

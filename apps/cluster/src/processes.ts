@@ -5,6 +5,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 
+/** Children still running, killed when this process exits (one listener for all of them). */
+const LIVE = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of LIVE) child.kill('SIGKILL');
+});
+
 /** Where the output of every process goes (name, one line); nowhere by default. */
 export type LogSink = (name: string, line: string) => void;
 
@@ -15,18 +21,22 @@ export class Proc {
   #output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; log?: LogSink }) {
+  constructor(
+    name: string,
+    command: string,
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; log?: LogSink },
+  ) {
     this.name = name;
     this.child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: options.env ?? process.env,
     });
     // Never outlive the process that started it (a timed-out test skips its cleanup).
-    const reap = () => this.child.kill('SIGKILL');
-    process.once('exit', reap);
+    LIVE.add(this.child);
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
-        process.off('exit', reap);
+        LIVE.delete(this.child);
         resolve({ code, signal });
       }),
     );
@@ -57,7 +67,8 @@ export class Proc {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (!this.running) throw new Error(`${this.name} exited before ${what}:\n${this.#output}`);
-      if (Date.now() > deadline) throw new Error(`${this.name}: no ${what} within ${timeoutMs} ms:\n${this.#output}`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name}: no ${what} within ${timeoutMs} ms:\n${this.#output}`);
       await sleep(50);
     }
   }

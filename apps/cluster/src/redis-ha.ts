@@ -98,7 +98,9 @@ export class RedisHA {
           '',
         ].join('\n'),
       );
-      const proc = new Proc(`sentinel-${i}`, 'redis-sentinel', [conf], { ...(this.#log && { log: this.#log }) });
+      const proc = new Proc(`sentinel-${i}`, 'redis-sentinel', [conf], {
+        ...(this.#log && { log: this.#log }),
+      });
       this.sentinels.push({ port, proc });
     }
     // Ready when every sentinel names the primary and has seen the others (needed for a quorum).

@@ -42,6 +42,7 @@ const FLAGS = {
   'redis-master-name': { type: 'string' },
   'redis-wait-replicas': { type: 'string' },
   'drain-timeout': { type: 'string' },
+  'drain-delay': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
@@ -72,6 +73,8 @@ export const USAGE = `avatar-drive-service [options]
                                   token before its session starts (default 1 with sentinels, else 0)
   --drain-timeout SECONDS         AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS: on SIGTERM, how long open utterances
                                   may finish before the remaining sessions are closed (default 25)
+  --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
+                                  it closes idle sessions, so the load balancer takes it out first (default 3000)
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
@@ -199,6 +202,7 @@ export async function resolveConfig(
     '--drain-timeout',
     values['drain-timeout'] ?? env.AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS,
   );
+  const drainDelayMs = int('--drain-delay', values['drain-delay'] ?? env.AVATAR_DRIVE_DRAIN_DELAY_MS);
   const shared = Boolean(redisUrl || redisSentinel);
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   const corsText = values['cors-origin'] ?? env.AVATAR_DRIVE_CORS_ORIGIN;
@@ -225,6 +229,7 @@ export async function resolveConfig(
     ...(redisSentinel && env.REDIS_PASSWORD && { redisPassword: env.REDIS_PASSWORD }),
     ...(redisWaitReplicas !== undefined && { redisWaitReplicas }),
     ...(drainSeconds !== undefined && { drainTimeoutMs: drainSeconds * 1000 }),
+    ...(drainDelayMs !== undefined && { drainDelayMs }),
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
     ...(corsOrigins && { corsOrigins }),

@@ -69,6 +69,12 @@ export interface ServiceOptions {
    */
   drainTimeoutMs?: number;
   /**
+   * How long a draining node stays unready, refusing new sessions, before it starts closing open
+   * ones (default 3 s): time for the load balancer's health checks to take it out, so that the
+   * clients it closes reconnect to other nodes. Part of `drainTimeoutMs`.
+   */
+  drainDelayMs?: number;
+  /**
    * Without Redis: keep the single-use token ledger in this directory, shared by every process
    * pointing at it (the embedded default uses one next to the dev credentials, so both regions of
    * `pnpm start` honour single use). Unset: in this process's memory only.
@@ -117,6 +123,8 @@ export interface RunningService {
 
 /** Default of {@link ServiceOptions.drainTimeoutMs}: fits in Kubernetes' 30 s termination grace. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 25_000;
+/** Default of {@link ServiceOptions.drainDelayMs}: two failed checks at HAProxy's default 1 s interval, plus margin. */
+export const DEFAULT_DRAIN_DELAY_MS = 3000;
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const logger = options.logger ?? createLogger();
@@ -207,7 +215,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const started = Date.now();
       const open = running.sessions.size;
       logger.info({ sessions: open, timeoutMs }, 'draining: no new sessions, open utterances finish');
-      const closedAtTimeout = await running.drain(timeoutMs);
+      const closedAtTimeout = await running.drain(
+        timeoutMs,
+        open === 0 ? 0 : (options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS),
+      );
       const drainedMs = Date.now() - started;
       logger.info({ drainedMs, closedAtTimeout }, 'drained');
       await service.close();

@@ -81,19 +81,26 @@ export class IngressServer {
   }
 
   /**
-   * Drains the node: refuses new sessions (4503, retryable, token not spent), closes each open
-   * session with 4503 as soon as no utterance of it is playing, and after `timeoutMs` closes the
-   * rest the same way. Resolves, when no session is left, with how many were closed at the timeout
-   * (utterance unfinished).
+   * Drains the node: refuses new sessions (4503, retryable, token not spent); after `delayMs`
+   * (time for the load balancer's health checks to take the node out, so that the sessions it
+   * closes reconnect elsewhere) closes each open session with 4503 as soon as no utterance of it is
+   * playing; and after `timeoutMs` (counted from the start) closes the rest the same way. Resolves,
+   * when no session is left, with how many were closed at the timeout (utterance unfinished).
    */
-  async drain(timeoutMs: number): Promise<number> {
+  async drain(timeoutMs: number, delayMs = 0): Promise<number> {
     this.#draining = true;
-    const deadline = Date.now() + timeoutMs;
+    const start = Date.now();
+    const deadline = start + timeoutMs;
+    const closeFrom = Math.min(deadline, start + delayMs);
     let closedAtTimeout = 0;
     // Polled rather than hooked into every playback event: draining happens once per process life,
     // and a session's utterances end on their own clock.
     for (;;) {
       const late = Date.now() >= deadline;
+      if (Date.now() < closeFrom) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        continue;
+      }
       for (const session of this.sessions) {
         if (session.phase === 'closed') continue;
         if (late && session.busy) closedAtTimeout++;
