@@ -41,6 +41,11 @@ export class ServiceNode {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The node's own ingress (not through the load balancer). */
+  get ingressUrl(): string {
+    return `ws://127.0.0.1:${this.port}/v2/driveningress`;
+  }
+
   get proc(): Proc | undefined {
     return this.#proc;
   }
