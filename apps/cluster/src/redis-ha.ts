@@ -106,7 +106,8 @@ export class RedisHA {
     // Ready when every sentinel names the primary and has seen the others (needed for a quorum).
     for (const sentinel of this.sentinels) {
       await sentinel.proc.until(async () => {
-        const [master] = await sentinelMasters(sentinel.port, this.masterName);
+        // Not listening yet: ask again.
+        const [master] = await sentinelMasters(sentinel.port, this.masterName).catch(() => []);
         return master?.port === primary && master.otherSentinels >= count - 1;
       }, 'agreement on the primary');
     }
@@ -141,6 +142,16 @@ export class RedisHA {
       if (master) return master.port;
     }
     return undefined;
+  }
+
+  /** Sends one command to the server (or sentinel) on `port`. */
+  async call(port: number, command: string, ...args: (string | number)[]): Promise<unknown> {
+    const client = oneShot(port);
+    try {
+      return await client.call(command, ...args);
+    } finally {
+      client.disconnect();
+    }
   }
 
   /** The server process on `port`. */
