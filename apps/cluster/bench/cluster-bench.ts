@@ -96,9 +96,11 @@ async function benchKill(): Promise<void> {
       );
       await sleep(500);
       for (const s of group.filter((x) => x.dropped)) {
-        speaking.push(s.firstFramesAfter(killedAt)! - killedAt);
-        const back = s.events.find((e) => e.at > killedAt && e.detail === 'reconnecting->connected');
-        if (back) connected.push(back.at - killedAt);
+        // Animation counts from the new connection on (frames of the dead node may still arrive
+        // in the first milliseconds after the kill).
+        const back = s.events.find((e) => e.at >= killedAt && e.detail === 'reconnecting->connected')!;
+        connected.push(back.at - killedAt);
+        speaking.push(s.speakingAgainAt(killedAt)! - killedAt);
       }
       console.log(
         `kill round ${round + 1}: ${group.filter((s) => s.dropped).length} sessions moved (load ${await load()})`,
@@ -189,7 +191,7 @@ async function benchDrain(): Promise<void> {
       );
       for (const s of group.filter((x) => x.dropped)) {
         const closedAt = s.events.find((e) => e.at >= start && e.detail === 'connected->reconnecting')!.at;
-        back.push(s.firstFramesAfter(closedAt)! - closedAt);
+        back.push(s.speakingAgainAt(closedAt)! - closedAt);
       }
       console.log(
         `drain round ${round + 1}: ${group.filter((s) => s.dropped).length} sessions moved (load ${await load()})`,

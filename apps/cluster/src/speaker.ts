@@ -103,6 +103,15 @@ export class Speaker {
     return this.events.find((e) => e.kind === 'frames' && e.at > since)?.at;
   }
 
+  /**
+   * When the session got animation again over a new connection made after `since`: the first
+   * animation after the first `reconnecting->connected` at or after `since`.
+   */
+  speakingAgainAt(since: number): number | undefined {
+    const back = this.events.find((e) => e.at >= since && e.detail === 'reconnecting->connected');
+    return back && this.firstFramesAfter(back.at - 1);
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);

@@ -110,12 +110,12 @@ describe('one region of three nodes', () => {
 
     await until(
       () =>
-        speakers.filter((s) => s.dropped && s.firstFramesAfter(killedAt) !== undefined).length === onVictim,
+        speakers.filter((s) => s.dropped && s.speakingAgainAt(killedAt) !== undefined).length === onVictim,
       `the ${onVictim} sessions of the killed node speaking again`,
     );
     const dropped = speakers.filter((s) => s.dropped);
     expect(dropped).toHaveLength(onVictim);
-    const recovery = dropped.map((s) => s.firstFramesAfter(killedAt)! - killedAt);
+    const recovery = dropped.map((s) => s.speakingAgainAt(killedAt)! - killedAt);
     console.log(
       `node kill: ${onVictim} sessions speaking again after ${recovery.join(', ')} ms (see the cluster bench)`,
     );
