@@ -113,7 +113,7 @@ export interface RunningService {
   /**
    * Takes the node out of service gracefully: /readyz turns 503, new sessions are refused with
    * 4503, each open session is closed with 4503 (clients reconnect, through the load balancer, to
-   * another node) once its utterance has finished playing, and whatever is still open after
+   * another node) once the utterance it had open when draining began has finished playing, and whatever is still open after
    * `timeoutMs` (default: the `drainTimeoutMs` option) is closed the same way. Then closes the
    * service. Resolves with how long draining took.
    */

@@ -140,14 +140,20 @@ export class DriveSession {
     return this.#phase;
   }
 
+  /** Number of the latest utterance (request) of this session; 0 before the first. */
+  get utteranceSeq(): number {
+    return this.#seq;
+  }
+
   /**
-   * True while an utterance of this session has not finished playing (its input still open, or
-   * its audio still playing out): a draining node waits for it before closing the session.
+   * True while an utterance of this session numbered `upTo` or lower has not finished playing
+   * (its input still open, or its audio still playing out): a draining node waits for the
+   * utterances that were open when it began, not for ones started after.
    */
-  get busy(): boolean {
+  busy(upTo = Number.POSITIVE_INFINITY): boolean {
     if (this.#phase !== 'active') return false;
     for (const request of this.#known.values()) {
-      if (request.cancelled) continue;
+      if (request.cancelled || request.seq > upTo) continue;
       const phase = this.#egress ? request.egressPhase : request.playback.phase;
       if (phase !== 'ended' && phase !== 'interrupted') return true;
     }

@@ -83,15 +83,18 @@ export class IngressServer {
   /**
    * Drains the node: refuses new sessions (4503, retryable, token not spent); after `delayMs`
    * (time for the load balancer's health checks to take the node out, so that the sessions it
-   * closes reconnect elsewhere) closes each open session with 4503 as soon as no utterance of it is
-   * playing; and after `timeoutMs` (counted from the start) closes the rest the same way. Resolves,
-   * when no session is left, with how many were closed at the timeout (utterance unfinished).
+   * closes reconnect elsewhere) closes each open session with 4503 as soon as the utterances it
+   * had open when draining began have finished playing; and after `timeoutMs` (counted from the
+   * start) closes the rest the same way. Resolves, when no session is left, with how many were
+   * closed at the timeout (utterance unfinished).
    */
   async drain(timeoutMs: number, delayMs = 0): Promise<number> {
     this.#draining = true;
     const start = Date.now();
     const deadline = start + timeoutMs;
     const closeFrom = Math.min(deadline, start + delayMs);
+    // The utterances open now are the ones that may finish; later ones do not hold the node.
+    const openUpTo = new Map([...this.sessions].map((s) => [s, s.utteranceSeq]));
     let closedAtTimeout = 0;
     // Polled rather than hooked into every playback event: draining happens once per process life,
     // and a session's utterances end on their own clock.
@@ -103,8 +106,9 @@ export class IngressServer {
       }
       for (const session of this.sessions) {
         if (session.phase === 'closed') continue;
-        if (late && session.busy) closedAtTimeout++;
-        if (late || !session.busy) session.shutdown();
+        const busy = session.busy(openUpTo.get(session) ?? 0);
+        if (late && busy) closedAtTimeout++;
+        if (late || !busy) session.shutdown();
       }
       if (this.sessions.size === 0) return closedAtTimeout;
       // Peers that never answer the close handshake are dropped 2 s after it (DriveSession).
