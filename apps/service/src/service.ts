@@ -112,10 +112,10 @@ export interface RunningService {
   readonly draining: boolean;
   /**
    * Takes the node out of service gracefully: /readyz turns 503, new sessions are refused with
-   * 4503, each open session is closed with 4503 (clients reconnect, through the load balancer, to
-   * another node) once the utterance it had open when draining began has finished playing, and whatever is still open after
-   * `timeoutMs` (default: the `drainTimeoutMs` option) is closed the same way. Then closes the
-   * service. Resolves with how long draining took.
+   * 4503; after the drain delay each open session is closed with 4503 (clients reconnect, through
+   * the load balancer, to another node) once the utterance it had open when draining began has
+   * finished playing; whatever is still open after `timeoutMs` (default: the `drainTimeoutMs`
+   * option) is closed the same way. Then closes the service. Resolves with how long it took.
    */
   drain(timeoutMs?: number): Promise<{ drainedMs: number; closedAtTimeout: number }>;
   close(): Promise<void>;
