@@ -216,5 +216,5 @@ describe('one region of three nodes', () => {
       expect(states).not.toContain('reconnecting->closed');
     }
     await Promise.all(speakers.map((s) => s.stop()));
-  });
+  }, 180_000);
 });
