@@ -74,7 +74,7 @@ export const USAGE = `avatar-drive-service [options]
   --drain-timeout SECONDS         AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS: on SIGTERM, how long open utterances
                                   may finish before the remaining sessions are closed (default 25)
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
-                                  it closes idle sessions, so the load balancer takes it out first (default 3000)
+                                  it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)

@@ -70,8 +70,9 @@ export interface ServiceOptions {
   drainTimeoutMs?: number;
   /**
    * How long a draining node stays unready, refusing new sessions, before it starts closing open
-   * ones (default 3 s): time for the load balancer's health checks to take it out, so that the
-   * clients it closes reconnect to other nodes. Part of `drainTimeoutMs`.
+   * ones (default 3 s with Redis): time for the load balancer's health checks to take it out, so that the
+   * clients it closes reconnect to other nodes. Part of `drainTimeoutMs`. Default 0 without Redis
+   * (a single node has nowhere else to send them).
    */
   drainDelayMs?: number;
   /**
@@ -217,7 +218,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger.info({ sessions: open, timeoutMs }, 'draining: no new sessions, open utterances finish');
       const closedAtTimeout = await running.drain(
         timeoutMs,
-        open === 0 ? 0 : (options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS),
+        // Without a shared store there is no other node to send clients to: no delay.
+        open === 0 ? 0 : (options.drainDelayMs ?? (store.kind === 'redis' ? DEFAULT_DRAIN_DELAY_MS : 0)),
       );
       const drainedMs = Date.now() - started;
       logger.info({ drainedMs, closedAtTimeout }, 'drained');

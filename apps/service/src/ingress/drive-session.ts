@@ -63,6 +63,9 @@ interface RequestState {
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 
+/** An open utterance with no message for this long no longer holds a draining node. */
+const STALLED_INPUT_MS = 1000;
+
 /** Requests remembered per connection (for late interrupt/pause/resume). */
 const KNOWN_REQUESTS = 64;
 
@@ -148,12 +151,16 @@ export class DriveSession {
   /**
    * True while an utterance of this session numbered `upTo` or lower has not finished playing
    * (its input still open, or its audio still playing out): a draining node waits for the
-   * utterances that were open when it began, not for ones started after.
+   * utterances that were open when it began, not for ones started after. An utterance whose input
+   * is open but stalled (no message for {@link STALLED_INPUT_MS}) does not count: its client has
+   * stopped speaking without ending it.
    */
   busy(upTo = Number.POSITIVE_INFINITY): boolean {
     if (this.#phase !== 'active') return false;
+    const stalled = performance.now() - this.#lastMessageAt > STALLED_INPUT_MS;
     for (const request of this.#known.values()) {
       if (request.cancelled || request.seq > upTo) continue;
+      if (stalled && !request.playback.inputEnded) continue;
       const phase = this.#egress ? request.egressPhase : request.playback.phase;
       if (phase !== 'ended' && phase !== 'interrupted') return true;
     }
