@@ -192,8 +192,9 @@ async function benchDrain(): Promise<void> {
         group.filter((s) => s.dropped).every((s) => s.firstFramesAfter(start + 1) !== undefined),
       );
       for (const s of group.filter((x) => x.dropped)) {
-        const closedAt = s.events.find((e) => e.at >= start && e.detail === 'connected->reconnecting')!.at;
-        back.push(s.speakingAgainAt(closedAt)! - closedAt);
+        const closedAt = s.events.find((e) => e.at >= start && e.detail === 'connected->reconnecting')?.at;
+        const again = closedAt && s.speakingAgainAt(closedAt);
+        if (closedAt && again) back.push(again - closedAt);
       }
       console.log(
         `drain round ${round + 1}: ${group.filter((s) => s.dropped).length} sessions moved (load ${await load()})`,

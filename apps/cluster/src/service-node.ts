@@ -74,7 +74,8 @@ export class ServiceNode {
       },
     );
     this.#proc = proc;
-    await proc.until(() => proc.output.includes('is running'), 'its banner', 60_000);
+    // Generous: on a loaded 2-core machine a node's start (engine weights, avatars) took 10-60 s.
+    await proc.until(() => proc.output.includes('is running'), 'its banner', 120_000);
   }
 
   /** Resolves once /readyz answers 200 (store and engine ready). */
