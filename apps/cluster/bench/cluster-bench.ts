@@ -92,15 +92,17 @@ async function benchKill(): Promise<void> {
       const killedAt = Date.now();
       await cluster.nodes[victim]!.kill();
       await until(() =>
-        group.filter((s) => s.dropped).every((s) => s.firstFramesAfter(killedAt) !== undefined),
+        group.filter((s) => s.dropped).every((s) => s.speakingAgainAt(killedAt) !== undefined),
       );
-      await sleep(500);
       for (const s of group.filter((x) => x.dropped)) {
         // Animation counts from the new connection on (frames of the dead node may still arrive
         // in the first milliseconds after the kill).
-        const back = s.events.find((e) => e.at >= killedAt && e.detail === 'reconnecting->connected')!;
-        connected.push(back.at - killedAt);
-        speaking.push(s.speakingAgainAt(killedAt)! - killedAt);
+        const back = s.events.find((e) => e.at >= killedAt && e.detail === 'reconnecting->connected');
+        const again = s.speakingAgainAt(killedAt);
+        if (back && again) {
+          connected.push(back.at - killedAt);
+          speaking.push(again - killedAt);
+        }
       }
       console.log(
         `kill round ${round + 1}: ${group.filter((s) => s.dropped).length} sessions moved (load ${await load()})`,

@@ -92,6 +92,7 @@ export class RedisStore implements SharedStore {
   readonly #waitReplicas: number;
   readonly #timeoutMs: number;
   #reportedDown = false;
+  #closed = false;
 
   constructor(options: RedisStoreOptions) {
     this.#prefix = options.keyPrefix ?? 'avd:';
@@ -130,6 +131,15 @@ export class RedisStore implements SharedStore {
     this.#redis.on('error', (error: Error) => {
       if (!this.#reportedDown) this.#logger?.warn({ err: error.message }, 'shared store (Redis) unreachable');
       this.#reportedDown = true;
+    });
+    // ioredis stops for good ("end") when its connector itself fails (under Sentinel: the sentinels
+    // named a primary that refused us mid-failover) rather than the socket closing: start again.
+    this.#redis.on('end', () => {
+      if (this.#closed) return;
+      const timer = setTimeout(() => {
+        if (!this.#closed && this.#redis.status === 'end') this.#redis.connect().catch(() => undefined);
+      }, 500);
+      timer.unref();
     });
     this.#redis.on('ready', () => {
       if (this.#reportedDown) this.#logger?.info('shared store (Redis) reachable again');
@@ -210,6 +220,7 @@ export class RedisStore implements SharedStore {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#renewTimer);
     this.#redis.disconnect();
   }
