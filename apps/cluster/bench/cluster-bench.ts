@@ -190,9 +190,7 @@ async function benchDrain(): Promise<void> {
       await victim.proc!.exited;
       exited.push(Date.now() - start);
       unready.push(await ready);
-      await until(() =>
-        group.filter((s) => s.dropped).every((s) => s.firstFramesAfter(start + 1) !== undefined),
-      );
+      await until(() => group.filter((s) => s.dropped).every((s) => s.speakingAgainAt(start) !== undefined));
       for (const s of group.filter((x) => x.dropped)) {
         const closedAt = s.events.find((e) => e.at >= start && e.detail === 'connected->reconnecting')?.at;
         const again = closedAt && s.speakingAgainAt(closedAt);
