@@ -77,6 +77,18 @@ async function busiestNode(cluster: Cluster): Promise<number> {
   return counts.reduce<number>((best, c, i) => ((c ?? 0) > (counts[best] ?? 0) ? i : best), 0);
 }
 
+/** A token, retrying while the store is still settling after a round (503). */
+async function mint(cluster: Cluster): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await mintToken(cluster.url, cluster.app.apiKey);
+    } catch (error) {
+      if (attempt >= 40) throw error;
+      await sleep(250);
+    }
+  }
+}
+
 const ENV = { AVATAR_DRIVE_TOKEN_RATE_LIMIT: '1000000' };
 
 async function benchKill(): Promise<void> {
@@ -132,7 +144,7 @@ async function benchFailover(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const tokens: string[] = [];
       for (let i = 0; i < 200; i += 20) {
-        const batch = Array.from({ length: 20 }, () => mintToken(cluster.url, cluster.app.apiKey));
+        const batch = Array.from({ length: 20 }, () => mint(cluster));
         tokens.push(...(await Promise.all(batch)));
       }
       const old = await cluster.redis.primaryPort();
