@@ -157,9 +157,14 @@ describe('one region of three nodes', () => {
       if (m.data.case === 'serverError') received.push(`error ${m.data.value.code}`);
     });
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    // An utterance in progress: input still open, so the node must wait for it.
+    // An utterance in progress: audio streaming in real time, input still open, so the node
+    // must wait for it.
     const chunk = new Uint8Array(640);
     socket.send(encodeMessage(audioInputMessage({ reqId: 'req_drain', audio: chunk })));
+    const streaming = setInterval(
+      () => socket.send(encodeMessage(audioInputMessage({ reqId: 'req_drain', audio: chunk }))),
+      20,
+    );
     const token = await mintToken(node.url, cluster.app.apiKey);
     node.proc!.child.kill('SIGTERM');
     await until(async () => (await readyz(node.url)) === 503, '/readyz 503');
@@ -175,6 +180,7 @@ describe('one region of three nodes', () => {
     await sleep(2000);
     expect(received).toEqual([]);
     // The utterance ends: its animation completes, then the session is closed, retryable.
+    clearInterval(streaming);
     socket.send(encodeMessage(audioInputMessage({ reqId: 'req_drain', audio: chunk, end: true })));
     expect(await closed).toBe(4503);
     expect(received).toEqual(['animation end', 'error 4503']);
