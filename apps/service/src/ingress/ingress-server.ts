@@ -279,7 +279,7 @@ const DRAINING = {
   code: 'upstreamError',
   closeCode: 4503,
   message:
-    'This node is shutting down and takes no new sessions. Retry (through the load balancer another node answers); the session token was not spent.',
+    'This node is shutting down and takes no new sessions. Retry: through the load balancer, another node answers (the session token was not spent).',
 } as const;
 
 function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {
