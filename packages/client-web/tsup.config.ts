@@ -8,5 +8,5 @@ export default defineConfig({
   clean: true,
   target: 'es2022',
   platform: 'browser',
-  external: ['three', /^three\//, '@avatar-drive/core', '@avatar-drive/avatars'],
+  external: ['three', /^three\//, '@avatar-drive/core', '@avatar-drive/client-core', '@avatar-drive/avatars'],
 });

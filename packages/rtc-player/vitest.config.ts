@@ -5,5 +5,7 @@ export default defineProject({
     name: 'rtc-player',
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });

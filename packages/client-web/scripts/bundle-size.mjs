@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Bundle size of @avatar-drive/client-web as an app ships it: minified ESM with its dependencies
-// (@avatar-drive/core, @avatar-drive/avatars, @bufbuild/protobuf) bundled and three excluded (a peer dependency), then
+// (@avatar-drive/client-core, @avatar-drive/core, @avatar-drive/avatars, @bufbuild/protobuf) bundled and three excluded (a peer dependency), then
 // gzip -9 and brotli. The raw protobuf-es runtime alone is printed as the peer figure.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -30,13 +30,24 @@ async function measure(label, options) {
   return { min: bytes.length, gzip, brotli };
 }
 
-await measure('client-web + core + avatars + protobuf (no three)', {
+await measure('client-web + client-core + core + avatars + protobuf (no three)', {
   entryPoints: [join(root, 'src/index.ts')],
   external: ['three', 'three/*'],
 });
 await measure('  of which client-web itself (deps external)', {
   entryPoints: [join(root, 'src/index.ts')],
-  external: ['three', 'three/*', '@avatar-drive/core', '@avatar-drive/avatars', '@bufbuild/protobuf'],
+  external: [
+    'three',
+    'three/*',
+    '@avatar-drive/client-core',
+    '@avatar-drive/core',
+    '@avatar-drive/avatars',
+    '@bufbuild/protobuf',
+  ],
+});
+await measure('  of which client-core (core external)', {
+  entryPoints: [join(root, '../client-core/src/index.ts')],
+  external: ['@avatar-drive/core', '@bufbuild/protobuf'],
 });
 await measure('peer: @bufbuild/protobuf runtime alone', {
   stdin: {

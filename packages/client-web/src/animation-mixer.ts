@@ -2,8 +2,8 @@
  * The client's own motion around speech: idle breathing and blinks, and the cross-fades into
  * speech (default 5 frames) and back to idle (default 40 frames). Pure: time in, frame out.
  */
+import { lerpFrame } from '@avatar-drive/client-core';
 import { ARKIT_INDEX, createDriveFrame, type DriveFrame, FRAME_MS, mulberry32 } from '@avatar-drive/core';
-import { lerpFrame } from './playback-scheduler.js';
 
 /** Tuning of {@link AnimationMixer}. */
 export interface AnimationMixerOptions {

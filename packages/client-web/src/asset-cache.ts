@@ -3,24 +3,13 @@
  * whatever URL or region served them. Falls back to an in-memory map where Cache Storage is
  * missing (insecure origins, some private modes) or fails.
  */
-import { logger } from './logger.js';
+import { type AssetStore, logger, MemoryAssetStore } from '@avatar-drive/client-core';
 
 const CACHE_NAME = 'avatar-drive-assets-v1';
 // Synthetic keys: Cache Storage needs URLs, and hashing them keeps one entry per content.
 const KEY_BASE = 'https://avatar-drive.invalid/';
 
-/** Where cached bytes live. */
-export interface AssetStore {
-  /** True when assets survive a reload (Cache Storage); downloads then bypass the HTTP cache. */
-  readonly persistent: boolean;
-  get(hash: string): Promise<ArrayBuffer | undefined>;
-  put(hash: string, bytes: ArrayBuffer, contentType?: string): Promise<void>;
-  /** Remembers which hashes an avatar uses, for `clear(id)`. */
-  setIndex(avatarId: string, hashes: readonly string[]): Promise<void>;
-  /** Deletes an avatar's assets (those no other indexed avatar uses) and its index. */
-  clear(avatarId: string): Promise<void>;
-  clearAll(): Promise<void>;
-}
+export type { AssetStore } from '@avatar-drive/client-core';
 
 /** The store to use here: Cache Storage when it works, else memory. */
 export async function openAssetStore(): Promise<AssetStore> {
@@ -96,34 +85,4 @@ class CacheStorageStore implements AssetStore {
   }
 }
 
-class MemoryStore implements AssetStore {
-  readonly persistent = false;
-  readonly #assets = new Map<string, ArrayBuffer>();
-  readonly #index = new Map<string, readonly string[]>();
-
-  async get(hash: string): Promise<ArrayBuffer | undefined> {
-    return this.#assets.get(hash);
-  }
-
-  async put(hash: string, bytes: ArrayBuffer): Promise<void> {
-    this.#assets.set(hash, bytes);
-  }
-
-  async setIndex(avatarId: string, hashes: readonly string[]): Promise<void> {
-    this.#index.set(avatarId, hashes);
-  }
-
-  async clear(avatarId: string): Promise<void> {
-    const mine = this.#index.get(avatarId) ?? [];
-    this.#index.delete(avatarId);
-    const keep = new Set([...this.#index.values()].flat());
-    for (const hash of mine) if (!keep.has(hash)) this.#assets.delete(hash);
-  }
-
-  async clearAll(): Promise<void> {
-    this.#assets.clear();
-    this.#index.clear();
-  }
-}
-
-const memoryStore = new MemoryStore();
+const memoryStore = new MemoryAssetStore();

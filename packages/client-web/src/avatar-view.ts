@@ -3,7 +3,9 @@
  * idle motion, and shows the speech frames its controller (or another package, through
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
+
 import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
+import { logger, requireConfig } from '@avatar-drive/client-core';
 import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
@@ -11,8 +13,6 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
-import { logger } from './logger.js';
-import { requireConfig } from './sdk.js';
 
 /** Options of {@link AvatarView}. */
 export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMixerOptions {

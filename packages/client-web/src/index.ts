@@ -13,10 +13,31 @@ export {
   resolveMorphTarget,
 } from '@avatar-drive/avatars';
 export {
+  type AudioSink,
+  AvatarSDK,
+  type AvatarSDKOptions,
+  type ConfirmedSession,
+  DrivingServiceMode,
+  EventQueue,
+  IngressConnection,
+  type IngressConnectionOptions,
+  Logger,
+  type LogLevel,
+  lerpFrame,
+  type PlaybackOptions,
+  type PlaybackSample,
+  PlaybackScheduler,
+  type RenderTarget,
+  type SdkConfig,
+  type WebSocketFactory,
+  type WebSocketLike,
+} from '@avatar-drive/client-core';
+export {
   AvatarError,
   type AvatarErrorCode,
   type ConnectionState,
   type ConversationState,
+  Environment,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 export { type AssetStore, openAssetStore } from './asset-cache.js';
@@ -36,21 +57,4 @@ export {
   type LoadProgress,
 } from './avatar-manager.js';
 export { AvatarView, type AvatarViewOptions, type FrameSource } from './avatar-view.js';
-export { EventQueue } from './event-queue.js';
-export {
-  type ConfirmedSession,
-  IngressConnection,
-  type IngressConnectionOptions,
-  type WebSocketFactory,
-  type WebSocketLike,
-} from './ingress-connection.js';
-export { Logger, type LogLevel } from './logger.js';
-export {
-  type AudioSink,
-  lerpFrame,
-  type PlaybackOptions,
-  type PlaybackSample,
-  PlaybackScheduler,
-} from './playback-scheduler.js';
-export { AvatarSDK, type AvatarSDKOptions, type DrivingServiceMode, type SdkConfig } from './sdk.js';
 export { WebAudioSink } from './web-audio-sink.js';

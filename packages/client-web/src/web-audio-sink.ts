@@ -2,11 +2,12 @@
  * WebAudio output of one controller: its own AudioContext (so views pause independently), a
  * gain for the volume, one AudioBufferSourceNode per scheduled chunk.
  */
-import { AvatarError } from '@avatar-drive/core';
-import type { AudioSink } from './playback-scheduler.js';
 
-/** {@link AudioSink} over an AudioContext. */
-export class WebAudioSink implements AudioSink {
+import { type AudioSink, logger, type PlaybackOutput } from '@avatar-drive/client-core';
+import { AvatarError } from '@avatar-drive/core';
+
+/** {@link AudioSink} (a controller's {@link PlaybackOutput}) over an AudioContext. */
+export class WebAudioSink implements AudioSink, PlaybackOutput {
   readonly context: AudioContext;
   readonly #gain: GainNode;
   /** Taps the output (after the volume) for level meters and sync measurements. */
@@ -95,6 +96,15 @@ export class WebAudioSink implements AudioSink {
   /** Resumes the audio clock. */
   resume(): Promise<void> {
     return this.context.resume();
+  }
+
+  /** Browsers start an AudioContext made outside a user gesture suspended: resume it and say so. */
+  wake(): void {
+    if (this.context.state !== 'suspended') return;
+    logger.warn(
+      'The AudioContext is suspended: call controller.initializeAudioContext() from a user gesture.',
+    );
+    void this.context.resume();
   }
 
   /** Releases the AudioContext. */

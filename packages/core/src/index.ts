@@ -11,6 +11,7 @@ export * from './audio/validate.js';
 export * from './audio/wav.js';
 export * from './audio-format.js';
 export * from './close-codes.js';
+export * from './environments.js';
 export * from './errors.js';
 export * as wire from './gen/driveningress/v2/driveningress_pb.js';
 export {
@@ -26,6 +27,7 @@ export {
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
 export * from './random.js';
+export * from './reconnect.js';
 export * from './regions.js';
 export * from './relay/encoder.js';
 export * from './relay/format.js';

@@ -21,7 +21,8 @@ import { SpeechEnvelope } from './speech-envelope.js';
 import { StallDetector } from './stall-detector.js';
 
 /** How much the player logs to the console. */
-export type PlayerLogLevel = 'debug' | 'info' | 'warning' | 'error' | 'silent';
+/** How much the player logs: the spec's `info`, `warning`, `error`, `none`, plus `debug`; `warn` and `silent` are aliases. */
+export type PlayerLogLevel = 'debug' | 'info' | 'warning' | 'warn' | 'error' | 'none' | 'silent';
 
 /** Options of {@link AvatarPlayer}. */
 export interface AvatarPlayerOptions {
@@ -90,7 +91,15 @@ const DEFAULT_PIPELINE_MS = 70;
  */
 const PLAYOUT_WINDOW_MS = 200;
 
-const LEVELS: Record<PlayerLogLevel, number> = { debug: 10, info: 20, warning: 30, error: 40, silent: 100 };
+const LEVELS: Record<PlayerLogLevel, number> = {
+  debug: 10,
+  info: 20,
+  warning: 30,
+  warn: 30,
+  error: 40,
+  none: 100,
+  silent: 100,
+};
 /** Mean power (0 … 1) above which the track counts as playing sound (≈ −50 dBFS). */
 const AUDIBLE_POWER = 1e-5;
 
@@ -150,7 +159,7 @@ export class AvatarPlayer extends TypedEmitter<AvatarPlayerEvents> {
     const start = frameCount(options.transitionStartFrameCount, 5, 'transitionStartFrameCount');
     const end = frameCount(options.transitionEndFrameCount, 40, 'transitionEndFrameCount');
     const level = options.logLevel ?? 'warning';
-    if (!(level in LEVELS)) {
+    if (typeof level !== 'string' || !Object.hasOwn(LEVELS, level)) {
       throw new AvatarError('invalidRequest', `logLevel must be one of ${Object.keys(LEVELS).join(', ')}.`);
     }
     this.provider = provider;
@@ -198,7 +207,7 @@ export class AvatarPlayer extends TypedEmitter<AvatarPlayerEvents> {
     return this.provider.reconnect();
   }
 
-  /** The provider's connection state. */
+  /** The provider's connection state (`failed` after a failed connect or reconnection). */
   getConnectionState(): RtcConnectionState {
     return this.provider.getConnectionState();
   }

@@ -78,7 +78,7 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
    */
   async connect(config: RtcConnectConfig): Promise<void> {
     validateConfig(config);
-    if (this.#state !== 'disconnected') {
+    if (this.#state !== 'disconnected' && this.#state !== 'failed') {
       throw new AvatarError(
         'invalidState',
         `connect() while ${this.#state}; call disconnect() first, or reconnect() to rejoin.`,
@@ -100,8 +100,10 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
     } catch (cause) {
       this.#room = undefined;
       room.removeAllListeners();
-      this.#setState('disconnected');
-      throw connectError(cause);
+      const error = connectError(cause);
+      // A cancelled connect (disconnect() while connecting) is not a failure.
+      this.#setState(error.code === 'connectionClosed' ? 'disconnected' : 'failed');
+      throw error;
     }
     if (config.roomName !== undefined && room.name !== config.roomName) {
       await this.disconnect();
@@ -270,7 +272,8 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
         this.emit('connected');
       })
       .on(RoomEvent.Disconnected, (reason) => {
-        if (this.#leaving) return;
+        // While connecting, connect()'s own rejection decides the state (failed).
+        if (this.#leaving || this.#state === 'connecting') return;
         this.#teardown(room, reason === undefined ? 'UNKNOWN_REASON' : DisconnectReason[reason]);
       });
   }
@@ -332,8 +335,10 @@ export class LiveKitProvider extends TypedEmitter<RtcProviderEvents> implements 
     this.#room = undefined;
     this.#published = undefined;
     if (this.#options.avatarIdentity === undefined) this.#avatarIdentity = undefined;
-    const wasConnected = this.#state !== 'disconnected';
-    this.#setState('disconnected');
+    const wasConnected = this.#state !== 'disconnected' && this.#state !== 'failed';
+    // Dropped while the room was reconnecting on its own: that reconnection failed.
+    const failed = this.#state === 'reconnecting' && reason !== 'CLIENT_INITIATED';
+    this.#setState(failed ? 'failed' : 'disconnected');
     if (wasConnected) this.emit('disconnected', reason);
   }
 

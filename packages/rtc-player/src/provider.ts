@@ -5,7 +5,11 @@
 import type { AvatarError } from '@avatar-drive/core';
 
 /** Where a provider's connection to its room stands. */
-export type RtcConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
+/**
+ * `failed`: the last connect() (or the provider's own reconnection) failed; connect() or
+ * reconnect() may be called again.
+ */
+export type RtcConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
 
 /** What {@link RtcProvider.connect} needs. */
 export interface RtcConnectConfig {

@@ -16,6 +16,7 @@ import {
   audioInputMessage,
   CloseCode,
   configureSessionMessage,
+  connectWithFallback,
   type ErrorPhase,
   int16ToBytes,
   interruptMessage,
@@ -30,14 +31,16 @@ import {
   RelayEncoder,
   Resampler,
   type ResolvedEndpoint,
+  resolveReconnectPolicy,
   responseAnimationBytes,
   resumeMessage,
   type StateMachine,
   SUPPORTED_SAMPLE_RATES,
   serverErrorToAvatarError,
+  shouldReconnectAfterDrop,
   validateAudioFormat,
 } from '@avatar-drive/core';
-import { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
+import { DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
 import { endpointsFor } from './endpoints.js';
@@ -244,17 +247,12 @@ export class AvatarSession implements AvatarSessionCallbacks {
     if (options.tokenTtlSeconds !== undefined) resolveExpiry({ ttlSeconds: options.tokenTtlSeconds });
     this.#options = { ...options };
     this.#endpoints = endpointsFor(options);
-    this.#reconnect =
-      options.reconnect === false
-        ? { ...DEFAULT_RECONNECT, maxAttempts: 1, afterDrop: false }
-        : { ...DEFAULT_RECONNECT, ...options.reconnect };
-    const attempts = this.#reconnect.maxAttempts;
-    if (!Number.isInteger(attempts) || attempts < 1) {
-      throw new AvatarError(
-        'invalidRequest',
-        `reconnect.maxAttempts must be a positive integer, got ${String(attempts)}.`,
-      );
-    }
+    const reconnect: ReconnectOptions =
+      options.reconnect === false ? { maxAttempts: 1, afterDrop: false } : { ...options.reconnect };
+    this.#reconnect = {
+      ...resolveReconnectPolicy(reconnect),
+      afterDrop: reconnect.afterDrop ?? DEFAULT_RECONNECT.afterDrop,
+    };
 
     this.#inputRate = options.sampleRate;
     if (options.resample) {
@@ -507,53 +505,37 @@ export class AvatarSession implements AvatarSessionCallbacks {
   // ----------------------------------------------------------------- connect
 
   async #connect(phase: ErrorPhase): Promise<string> {
-    const max = this.#reconnect.maxAttempts;
-    const endpoints = this.#endpoints;
-    let lastError: AvatarError | undefined;
-    for (let attempt = 0; attempt < max; attempt++) {
-      const endpoint = endpoints[attempt % endpoints.length]!;
-      // Each region is tried once at once; further rounds wait with backoff.
-      if (attempt >= endpoints.length)
-        await this.#sleep(backoffDelay(attempt - endpoints.length, this.#reconnect));
-      this.#assertStillConnecting();
-      const record: ConnectionAttempt = {
-        region: endpoint.region,
-        ingressUrl: endpoint.ingressUrl,
-        startedAt: Date.now(),
-      };
-      this.#attempts.push(record);
-      try {
-        const token = await this.#token(endpoint);
-        this.#assertStillConnecting();
-        const socket = await this.#open(endpoint, token);
-        if (this.state !== 'connecting' && this.state !== 'reconnecting') {
-          socket.close(CloseCode.Normal, 'client closed');
+    // The shared policy: every region once per round, backoff between rounds, 40xx final.
+    return connectWithFallback({
+      endpoints: this.#endpoints,
+      policy: this.#reconnect,
+      toError: (error) => toAvatarError(error, phase),
+      checkStopped: () => this.#assertStillConnecting(),
+      sleep: (ms) => this.#sleep(ms),
+      attempt: async (endpoint) => {
+        const record: ConnectionAttempt = {
+          region: endpoint.region,
+          ingressUrl: endpoint.ingressUrl,
+          startedAt: Date.now(),
+        };
+        this.#attempts.push(record);
+        try {
+          const token = await this.#token(endpoint);
           this.#assertStillConnecting();
+          const socket = await this.#open(endpoint, token);
+          if (this.state !== 'connecting' && this.state !== 'reconnecting') {
+            socket.close(CloseCode.Normal, 'client closed');
+            this.#assertStillConnecting();
+          }
+          this.#socket = socket;
+          this.#endpoint = endpoint;
+          return socket.connectionId;
+        } catch (error) {
+          record.error = toAvatarError(error, phase);
+          throw record.error;
         }
-        this.#socket = socket;
-        this.#endpoint = endpoint;
-        return socket.connectionId;
-      } catch (error) {
-        const e = toAvatarError(error, phase);
-        record.error = e;
-        if (e.code === 'connectionClosed' && (this.state === 'closing' || this.state === 'closed')) throw e;
-        if (!e.retryable) throw e;
-        lastError = e;
-      }
-    }
-    const e = lastError!;
-    throw new AvatarError(
-      e.code,
-      `${e.message} (gave up after ${max} attempt${max === 1 ? '' : 's'} across ${endpoints.map((x) => x.region).join(', ')})`,
-      {
-        retryable: e.retryable,
-        phase: e.phase ?? phase,
-        ...(e.closeCode !== undefined && { closeCode: e.closeCode }),
-        ...(e.details !== undefined && { details: e.details }),
-        ...(e.httpStatus !== undefined && { httpStatus: e.httpStatus }),
-        cause: e,
       },
-    );
+    });
   }
 
   #assertStillConnecting(): void {
@@ -733,7 +715,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
       this.#markFinished(inFlight);
       if (this.#hostMode) this.#emitControl({ type: 'interrupt', conversationId: inFlight });
     }
-    if (error.retryable && this.#reconnect.afterDrop) {
+    if (shouldReconnectAfterDrop(error, this.#reconnect.afterDrop)) {
       this.#machine.apply('drop');
       this.#deliverError(error);
       void this.#reconnectAfterDrop();

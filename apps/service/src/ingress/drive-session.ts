@@ -30,6 +30,8 @@ import type { ServiceMetrics } from '../metrics.js';
 import { routeClientMessage } from './client-messages.js';
 import { configureRefusal } from './configure-refusal.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
+import { IntakeLimiter } from './intake-limiter.js';
+import { OpeningBuffer } from './opening-buffer.js';
 import {
   createSessionOutput,
   type DriveSessionInfo,
@@ -69,7 +71,9 @@ export class DriveSession implements OutputHost {
   #feed: UtteranceFeed | undefined;
   #output: SessionOutput | undefined;
   readonly #requests = new SessionRequests();
-  #pendingWhileOpening: Buffer[] = [];
+  readonly #opening: OpeningBuffer;
+  readonly #intake: IntakeLimiter;
+  #sampleRate = 0;
   readonly #reqIdCache = createReqIdCache();
   readonly #timers: SessionTimers;
   #alive = true;
@@ -92,6 +96,8 @@ export class DriveSession implements OutputHost {
       this.#cleanup();
       ws.terminate();
     });
+    this.#opening = new OpeningBuffer(socket, deps.limits.maxPendingWhileOpeningBytes);
+    this.#intake = new IntakeLimiter(socket, deps.limits, () => this.sender.backpressured);
     deps.metrics.liveSessions.inc();
     ws.on('message', (data, isBinary) => this.#onMessage(data as Buffer, isBinary));
     // Plain binary frames (the audio chunks) skip ws's receiver; ws still gets everything else.
@@ -221,6 +227,7 @@ export class DriveSession implements OutputHost {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#timers.stop();
+    this.#intake.dispose();
     this.#output?.close();
     this.#engine?.close();
     this.#deps.metrics.liveSessions.dec();
@@ -234,7 +241,11 @@ export class DriveSession implements OutputHost {
     if (this.#phase === 'closed') return;
     this.#timers.touch();
     if (this.#phase === 'opening') {
-      this.#pendingWhileOpening.push(data);
+      if (!this.#opening.push(data))
+        this.fail(
+          'invalidRequest',
+          `More than ${Math.round(this.#deps.limits.maxPendingWhileOpeningBytes / 1024)} KiB arrived before ServerConfirmSession. In RTC mode, wait for ServerConfirmSession before sending audio.`,
+        );
       return;
     }
     if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
@@ -304,6 +315,7 @@ export class DriveSession implements OutputHost {
     this.#output = output;
     try {
       this.#engine = this.#deps.engine.open(config.sampleRate);
+      this.#sampleRate = config.sampleRate;
     } catch (error) {
       this.fail(
         'upstreamError',
@@ -326,12 +338,12 @@ export class DriveSession implements OutputHost {
     }
     // Confirm only once the output is ready (RTC: the avatar is in the room); input waits in order.
     this.#phase = 'opening';
+    this.#opening.start();
     opening.then(
       () => {
         if (this.#phase === 'closed') return;
         this.#confirm();
-        const pending = this.#pendingWhileOpening;
-        this.#pendingWhileOpening = [];
+        const pending = this.#opening.drain();
         for (const data of pending) this.#onMessage(data, true);
       },
       (error: unknown) => {
@@ -368,6 +380,7 @@ export class DriveSession implements OutputHost {
       this.#failWith(error, 'invalidAudio', reqId);
       return;
     }
+    this.#intake.admit(pcm.length, this.#sampleRate);
     let request = this.#requests.get(reqId);
     if (request?.cancelled) return; // audio still in flight after an interrupt
     if (request?.playback.inputEnded) {

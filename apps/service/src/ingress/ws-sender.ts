@@ -55,6 +55,11 @@ export class WsSender {
     this.#afterSend();
   }
 
+  /** True while reading is paused for a slow reader (another holder of the socket then waits). */
+  get backpressured(): boolean {
+    return this.#backpressureTimer !== undefined;
+  }
+
   /** Stops the backpressure timer and lets the socket be read again (the session ended). */
   dispose(): void {
     clearInterval(this.#backpressureTimer);

@@ -1,6 +1,6 @@
+import { AvatarSDK } from '@avatar-drive/client-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AvatarManager, type LoadProgress } from '../../src/avatar-manager.js';
-import { AvatarSDK } from '../../src/sdk.js';
 
 const CONSOLE = 'http://127.0.0.1:9301';
 const model: Uint8Array<ArrayBuffer> = new Uint8Array(5000).map((_, i) => i % 251);

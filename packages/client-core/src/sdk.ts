@@ -4,19 +4,35 @@
  */
 import {
   AvatarError,
+  type EndpointOptions,
+  type Environment,
+  endpointOptionsForEnvironment,
   type RegionEndpoints,
   type ResolvedEndpoint,
   resolveEndpoints,
   type SupportedSampleRate,
   validateAudioFormat,
 } from '@avatar-drive/core';
-import { LOG_LEVELS, type LogLevel, logger } from './logger.js';
+import { isLogLevel, LOG_LEVELS, type LogLevel, logger } from './logger.js';
 
-/** Where the avatar's animation is produced from: the browser's own audio, or a relay from your server. */
-export type DrivingServiceMode = 'sdk' | 'host';
+/**
+ * Where the avatar's animation is produced from: the app's own audio (`sdk`), or a relay from
+ * your server (`host`). Pass the string or the enum member (`DrivingServiceMode.sdk`).
+ */
+export const DrivingServiceMode = Object.freeze({ sdk: 'sdk', host: 'host' } as const);
+/** `'sdk'` or `'host'`. */
+export type DrivingServiceMode = (typeof DrivingServiceMode)[keyof typeof DrivingServiceMode];
+
+/** The audio format the spec defaults to when `audioFormat` (or its `sampleRate`) is left out. */
+export const DEFAULT_AUDIO_FORMAT = Object.freeze({ channelCount: 1, sampleRate: 16000 } as const);
 
 /** Options of {@link AvatarSDK.initialize}. */
 export interface AvatarSDKOptions {
+  /**
+   * Deployment environment (`Environment.intl`, `'ap-northeast'`, `'us-west'`): picks the
+   * primary and backup region. `region`, `backupRegion` and `endpoints` win over it.
+   */
+  environment?: Environment;
   /** Primary region (`ap-northeast` or `us-west`, or a key of `regions`). */
   region?: string;
   /** Region to retry a retryable connection failure against; default the other built-in region, `null` for none. */
@@ -27,9 +43,9 @@ export interface AvatarSDKOptions {
   regions?: Readonly<Record<string, RegionEndpoints>>;
   /** `sdk`: the browser sends audio over the ingress WebSocket; `host`: your server relays audio and animation. */
   drivingServiceMode: DrivingServiceMode;
-  /** The PCM you will pass to `send()`: mono s16le at a supported rate. */
-  audioFormat: { channelCount: 1; sampleRate: number };
-  /** Console logging; default `warn`. */
+  /** The PCM you will pass to `send()`: mono s16le at a supported rate; default 16000 Hz. */
+  audioFormat?: { channelCount?: 1; sampleRate?: number };
+  /** Console logging: `debug`, `info`, `warning`, `error` or `none` (`warn`, `silent` also accepted); default `warning`. */
   logLevel?: LogLevel;
 }
 
@@ -89,23 +105,35 @@ export const AvatarSDK = {
     if (options.drivingServiceMode !== 'sdk' && options.drivingServiceMode !== 'host') {
       throw new AvatarError(
         'invalidRequest',
-        `drivingServiceMode must be 'sdk' or 'host', got ${JSON.stringify(options.drivingServiceMode)}.`,
+        `drivingServiceMode must be 'sdk' or 'host' (DrivingServiceMode.sdk / .host), got ${JSON.stringify(options.drivingServiceMode)}.`,
         { phase: 'initialize' },
       );
     }
-    const logLevel = options.logLevel ?? 'warn';
-    if (!LOG_LEVELS.includes(logLevel)) {
+    const logLevel = options.logLevel ?? 'warning';
+    if (!isLogLevel(logLevel)) {
       throw new AvatarError('invalidRequest', `logLevel must be one of ${LOG_LEVELS.join(', ')}.`, {
         phase: 'initialize',
       });
     }
-    const sampleRate = validateAudioFormat(options.audioFormat);
-    const endpoints = resolveEndpoints({
+    const format = options.audioFormat;
+    if (format !== undefined && (typeof format !== 'object' || format === null)) {
+      throw new AvatarError(
+        'invalidAudio',
+        'audioFormat must be an object like { channelCount: 1, sampleRate: 16000 } (or left out for 16000 Hz mono).',
+        { phase: 'initialize' },
+      );
+    }
+    const sampleRate = validateAudioFormat({ ...DEFAULT_AUDIO_FORMAT, ...stripUndefined(format ?? {}) });
+    let endpointOptions: EndpointOptions = {
       ...(options.region !== undefined && { region: options.region }),
       ...(options.backupRegion !== undefined && { backupRegion: options.backupRegion }),
       ...(options.endpoints !== undefined && { endpoints: options.endpoints }),
       ...(options.regions !== undefined && { regions: options.regions }),
-    });
+    };
+    if (options.environment !== undefined) {
+      endpointOptions = endpointOptionsForEnvironment(options.environment, endpointOptions);
+    }
+    const endpoints = resolveEndpoints(endpointOptions);
     logger.level = logLevel;
     config = Object.freeze({
       appId,
@@ -145,9 +173,13 @@ export const AvatarSDK = {
     return requireConfig('AvatarSDK.config');
   },
 
-  /** The current session token, if one was set. */
+  /** The current session token, if one was set. Assigning it is the same as {@link AvatarSDK.setSessionToken}. */
   get sessionToken(): string | undefined {
     return sessionToken;
+  },
+
+  set sessionToken(token: string) {
+    AvatarSDK.setSessionToken(token);
   },
 
   /**
@@ -159,6 +191,10 @@ export const AvatarSDK = {
     sessionToken = undefined;
   },
 };
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
 
 /**
  * The configuration, or a `notInitialized` error naming the call that needed it.

@@ -1,28 +1,33 @@
 /**
- * One driveningress.v2 session over a browser WebSocket: connect (configure → confirm) across
- * the primary and backup regions with backoff, then pass messages through.
+ * One driveningress.v2 session over a WebSocket (the browser's, React Native's, or any
+ * {@link WebSocketFactory}): connect (configure → confirm) across the primary and backup regions
+ * under the shared reconnect policy (`@avatar-drive/core` reconnect.ts), then pass messages through.
  *
  * Retry rules (docs/protocol.md, Errors): a retryable failure while connecting (45xx close,
  * an abnormal close such as 1006, a confirm timeout) moves to the next endpoint, and after every
- * endpoint has been tried, starts over after an exponential backoff, up to `maxAttempts`. A 40xx
- * code is the request's fault and is never retried automatically. Once a session is confirmed
- * its token has been consumed, so a later drop is reported, not retried.
+ * endpoint has been tried, starts over after a jittered exponential backoff, up to `maxAttempts`.
+ * A 40xx code is the request's fault and is never retried automatically. Once a session is
+ * confirmed its token has been consumed, so a later drop is reported, not retried.
  */
 import {
   AvatarError,
   CloseCode,
   configureSessionMessage,
+  connectWithFallback,
   decodeMessage,
   encodeMessage,
   ingressUrlWithAuth,
   isRetryableCloseCode,
   type Message,
+  type ReconnectPolicy,
   type ResolvedEndpoint,
+  resolveReconnectPolicy,
   serverErrorToAvatarError,
 } from '@avatar-drive/core';
 import { logger } from './logger.js';
+import { refusedUpgradeError, upgradeStatus } from './upgrade-refusal.js';
 
-/** The subset of the browser WebSocket the connection uses (injectable for tests). */
+/** The subset of the WHATWG WebSocket the connection uses (browsers, React Native, `ws`). */
 export interface WebSocketLike {
   binaryType: string;
   readonly readyState: number;
@@ -47,15 +52,23 @@ export interface IngressConnectionOptions {
   token: () => string | undefined;
   /** Called for every message after the session is confirmed. */
   onMessage: (message: Message) => void;
+  /**
+   * Called once for a ServerError mid-session that does not end it. A ServerError followed by a
+   * close with its code is reported once, through `onClosed`, not here.
+   */
+  onServerError?: (error: AvatarError) => void;
   /** Called once when a confirmed session ends (`error` undefined for a normal close). */
   onClosed: (error: AvatarError | undefined) => void;
   /** Called before each retry (for logging and tests). */
   onRetry?: (attempt: number, endpoint: ResolvedEndpoint, error: AvatarError) => void;
+  /** Creates the WebSocket; default the global `WebSocket` (browsers, React Native, Node ≥ 22). */
   webSocket?: WebSocketFactory;
-  /** Total connection attempts across all endpoints; default 4. */
+  /** Total connection attempts across all endpoints; default 4 (`reconnect.maxAttempts`). */
   maxAttempts?: number;
   /** First backoff delay after a full round of endpoints failed; doubles each round; default 250 ms. */
   backoffMs?: number;
+  /** The shared reconnect policy's settings; `maxAttempts` / `backoffMs` above win over them. */
+  reconnect?: Partial<ReconnectPolicy>;
   /** Time allowed from opening the socket to ServerConfirmSession; default 10 s. */
   confirmTimeoutMs?: number;
 }
@@ -68,6 +81,8 @@ export interface ConfirmedSession {
 }
 
 const OPEN = 1;
+/** How long a mid-session ServerError waits for the close that may follow it. */
+const HOLD_SERVER_ERROR_MS = 200;
 
 /** A driveningress.v2 client session with region fallback. */
 export class IngressConnection {
@@ -90,32 +105,29 @@ export class IngressConnection {
    * @throws AvatarError the last failure when every attempt failed or a 40xx code ended them.
    */
   async connect(): Promise<ConfirmedSession> {
-    const { endpoints } = this.#options;
-    const maxAttempts = this.#options.maxAttempts ?? 4;
-    let lastError: AvatarError | undefined;
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      if (this.#closedByUser) break;
-      const endpoint = endpoints[attempt % endpoints.length]!;
-      if (attempt > 0 && attempt % endpoints.length === 0) {
-        const round = attempt / endpoints.length;
-        await delay((this.#options.backoffMs ?? 250) * 2 ** (round - 1));
-        if (this.#closedByUser) break;
-      }
-      try {
-        this.#confirmed = await this.#attempt(endpoint);
-        return this.#confirmed;
-      } catch (error) {
-        lastError = toAvatarError(error);
-        if (!lastError.retryable || attempt === maxAttempts - 1) break;
-        const next = endpoints[(attempt + 1) % endpoints.length]!;
-        logger.info(`connection to ${endpoint.region} failed (${lastError.message}); trying ${next.region}`);
-        this.#options.onRetry?.(attempt + 1, next, lastError);
-      }
-    }
-    if (this.#closedByUser) {
-      throw new AvatarError('connectionClosed', 'close() was called while connecting.', { phase: 'connect' });
-    }
-    throw lastError!;
+    const policy = resolveReconnectPolicy({
+      ...this.#options.reconnect,
+      ...(this.#options.maxAttempts !== undefined && { maxAttempts: this.#options.maxAttempts }),
+      ...(this.#options.backoffMs !== undefined && { initialDelayMs: this.#options.backoffMs }),
+    });
+    this.#confirmed = await connectWithFallback({
+      endpoints: this.#options.endpoints,
+      policy,
+      toError: toAvatarError,
+      checkStopped: () => {
+        if (this.#closedByUser) {
+          throw new AvatarError('connectionClosed', 'close() was called while connecting.', {
+            phase: 'connect',
+          });
+        }
+      },
+      attempt: (endpoint) => this.#attempt(endpoint),
+      onRetry: (next, attempt, error) => {
+        logger.info(`connection failed (${error.message}); trying ${next.region}`);
+        this.#options.onRetry?.(attempt, next, error);
+      },
+    });
+    return this.#confirmed;
   }
 
   /** Sends one message on the confirmed session. */
@@ -164,16 +176,18 @@ export class IngressConnection {
       );
     }
     const url = ingressUrlWithAuth(endpoint.ingressUrl, { avatarId, appId, sessionKey });
-    const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
+    const factory = this.#options.webSocket ?? globalWebSocket;
     return new Promise<ConfirmedSession>((resolve, reject) => {
       let ws: WebSocketLike;
       try {
         ws = factory(url);
       } catch (cause) {
         reject(
-          new AvatarError('connectionFailed', `Cannot open a WebSocket to ${endpoint.ingressUrl}.`, {
-            cause,
-          }),
+          cause instanceof AvatarError
+            ? cause
+            : new AvatarError('connectionFailed', `Cannot open a WebSocket to ${endpoint.ingressUrl}.`, {
+                cause,
+              }),
         );
         return;
       }
@@ -208,8 +222,10 @@ export class IngressConnection {
           fail(toAvatarError(cause));
         }
       };
-      ws.onerror = () => {
-        // The close event that follows carries the code.
+      let refusedStatus: number | undefined;
+      ws.onerror = (event) => {
+        // The close event that follows carries the code; some platforms say the HTTP status here.
+        refusedStatus ??= upgradeStatus(event);
       };
       ws.onmessage = (event) => {
         let message: Message;
@@ -236,6 +252,14 @@ export class IngressConnection {
         }
       };
       ws.onclose = (event) => {
+        const refusal =
+          serverError === undefined && event.code === CloseCode.Abnormal
+            ? refusedUpgradeError(refusedStatus, sessionKey, endpoint)
+            : undefined;
+        if (refusal) {
+          fail(refusal);
+          return;
+        }
         const error =
           serverError ??
           (event.code === CloseCode.Abnormal
@@ -262,7 +286,16 @@ export class IngressConnection {
 
   #wire(ws: WebSocketLike): void {
     let reported = false;
-    let serverError: AvatarError | undefined;
+    // A fatal ServerError is followed by a close with its code: hold it briefly so that it is
+    // reported once, with the close. Any other message arriving first releases it as it is.
+    let held: { error: AvatarError; timer: ReturnType<typeof setTimeout> } | undefined;
+    const release = () => {
+      if (!held) return;
+      const { error, timer } = held;
+      held = undefined;
+      clearTimeout(timer);
+      if (!this.#closedByUser) this.#options.onServerError?.(error);
+    };
     ws.onmessage = (event) => {
       let message: Message;
       try {
@@ -271,23 +304,29 @@ export class IngressConnection {
         logger.error('dropping a malformed frame from the ingress:', error);
         return;
       }
-      if (message.data.case === 'serverError')
-        serverError = serverErrorToAvatarError(message.data.value, 'stream');
+      release();
+      if (message.data.case === 'serverError') {
+        const error = serverErrorToAvatarError(message.data.value, 'stream');
+        held = { error, timer: setTimeout(release, HOLD_SERVER_ERROR_MS) };
+      }
       this.#options.onMessage(message);
     };
     ws.onclose = (event) => {
       if (reported || this.#closedByUser) return;
       reported = true;
       this.#ws = undefined;
+      const fatal = held?.error.closeCode === event.code ? held!.error : undefined;
+      if (fatal) {
+        clearTimeout(held!.timer);
+        held = undefined;
+      } else {
+        release();
+      }
       if (event.code === CloseCode.Normal) {
         this.#options.onClosed(undefined);
         return;
       }
-      const error =
-        serverError?.closeCode === event.code
-          ? serverError
-          : AvatarError.fromClose(event.code, event.reason, 'stream');
-      this.#options.onClosed(error);
+      this.#options.onClosed(fatal ?? AvatarError.fromClose(event.code, event.reason, 'stream'));
     };
   }
 }
@@ -297,6 +336,15 @@ function toAvatarError(error: unknown): AvatarError {
   return new AvatarError('unknown', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** The platform's own WebSocket (browsers, React Native, Node ≥ 22). */
+function globalWebSocket(url: string): WebSocketLike {
+  const Ctor = (globalThis as { WebSocket?: new (url: string) => unknown }).WebSocket;
+  if (typeof Ctor !== 'function') {
+    throw new AvatarError(
+      'invalidState',
+      'This runtime has no global WebSocket: pass a webSocket factory in the controller options (e.g. (url) => new WebSocket(url) from the ws package).',
+      { phase: 'connect' },
+    );
+  }
+  return new Ctor(url) as WebSocketLike;
 }

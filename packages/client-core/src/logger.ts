@@ -1,12 +1,28 @@
 /** Levelled console logging for the SDK; never logs tokens or audio. */
 
-/** How much the SDK logs; `silent` turns it off. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+/**
+ * How much the SDK logs. The spec's names are `debug`, `info`, `warning`, `error` and `none`;
+ * `warn` and `silent` are accepted as aliases of `warning` and `none`.
+ */
+export type LogLevel = 'debug' | 'info' | 'warning' | 'warn' | 'error' | 'none' | 'silent';
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+const RANK: Record<LogLevel, number> = {
+  debug: 10,
+  info: 20,
+  warning: 30,
+  warn: 30,
+  error: 40,
+  none: 100,
+  silent: 100,
+};
 
-/** The log levels {@link AvatarSDK.initialize} accepts. */
+/** The log levels {@link AvatarSDK.initialize} accepts (the spec's names and their aliases). */
 export const LOG_LEVELS = Object.keys(RANK) as LogLevel[];
+
+/** True for a level name the SDK accepts. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && Object.hasOwn(RANK, value);
+}
 
 /** A tiny logger that prefixes `[avatar-drive]` and filters by level. */
 export class Logger {

@@ -55,7 +55,15 @@ function setup(
   const h: Harness = { controller: undefined as never, events: [], output, ingress, cuts: 0 };
   h.controller = new AvatarController(
     { avatarId: 'mika', cutSpeech: () => (h.cuts += 1) },
-    { createOutput: () => output, webSocket: ingress.factory, jitterBufferMs: 40, backoffMs: 100, ...extra },
+    {
+      createOutput: () => output,
+      webSocket: ingress.factory,
+      jitterBufferMs: 40,
+      backoffMs: 100,
+      // Exact backoff steps, so the timeline below can be asserted with fake timers.
+      reconnect: { jitter: 0 },
+      ...extra,
+    },
   );
   let depth = 0;
   const rec = (kind: string) => (value: unknown) => {

@@ -8,11 +8,12 @@ import { AvatarError } from '@avatar-drive/core';
 export async function download(
   url: string,
   onBytes: (n: number) => void,
-  init: RequestInit = {},
+  init: { cache?: 'no-store' } = {},
 ): Promise<ArrayBuffer> {
   let response: Response;
   try {
-    response = await fetch(url, init);
+    // `cache` is a browser fetch option; other platforms' fetch ignores it.
+    response = await fetch(url, init as Parameters<typeof fetch>[1]);
   } catch (cause) {
     throw new AvatarError(
       'assetDownloadFailed',
@@ -67,9 +68,16 @@ export async function download(
   return out.buffer;
 }
 
-/** Lowercase hex SHA-256 of `bytes`, or `undefined` where WebCrypto is unavailable (insecure origins). */
+/**
+ * Lowercase hex SHA-256 of `bytes`, or `undefined` where WebCrypto is unavailable (insecure
+ * origins, React Native): the bytes are then cached unverified.
+ */
 export async function sha256Hex(bytes: ArrayBuffer): Promise<string | undefined> {
-  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  const subtle = (
+    globalThis as {
+      crypto?: { subtle?: { digest(algorithm: string, data: ArrayBuffer): Promise<ArrayBuffer> } };
+    }
+  ).crypto?.subtle;
   if (!subtle) return undefined;
   const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
   let hex = '';

@@ -1,0 +1,59 @@
+/**
+ * @avatar-drive/client-core — the platform-neutral half of the Avatar Drive client SDKs:
+ * configuration, the controller and its state machines, the ingress connection under the shared
+ * reconnect policy, the audio-clock playback scheduler, Host-mode yield rules, ordered callbacks.
+ * A platform package (client-web, react-native) implements four small interfaces:
+ * {@link PlaybackOutput} (audio with a clock), {@link RenderTarget} (its view, which takes drive
+ * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore}.
+ * @packageDocumentation
+ */
+
+export {
+  AvatarError,
+  type AvatarErrorCode,
+  type ConnectionState,
+  type ConversationState,
+  Environment,
+} from '@avatar-drive/core';
+export { type AssetStore, MemoryAssetStore } from './asset-store.js';
+export {
+  AvatarController,
+  type AvatarControllerOptions,
+  type ControllerHost,
+  type PlaybackOutput,
+  type RenderTarget,
+  type SyncStats,
+} from './avatar-controller.js';
+export {
+  Avatar,
+  type AvatarAsset,
+  type AvatarCameraFraming,
+  type AvatarManagerApi,
+  type AvatarManifest,
+  createAvatarManager,
+  type LoadProgress,
+} from './avatar-manager.js';
+export { EventQueue } from './event-queue.js';
+export {
+  type ConfirmedSession,
+  IngressConnection,
+  type IngressConnectionOptions,
+  type WebSocketFactory,
+  type WebSocketLike,
+} from './ingress-connection.js';
+export { isLogLevel, LOG_LEVELS, Logger, type LogLevel, logger } from './logger.js';
+export {
+  type AudioSink,
+  lerpFrame,
+  type PlaybackOptions,
+  type PlaybackSample,
+  PlaybackScheduler,
+} from './playback-scheduler.js';
+export {
+  AvatarSDK,
+  type AvatarSDKOptions,
+  DEFAULT_AUDIO_FORMAT,
+  DrivingServiceMode,
+  requireConfig,
+  type SdkConfig,
+} from './sdk.js';
