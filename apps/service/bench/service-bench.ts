@@ -25,6 +25,11 @@
  * with each, one after the other on the same service. The bench raises its own priority a little
  * (--client-nice) so that its pacing does not compete with the service it measures.
  *
+ * Against a service already running (a load balancer in front of several nodes, for one):
+ * `--url http://host:port` with `--app-id`, the API key in AVD_BENCH_API_KEY and `--avatar`; the
+ * mode is then `url`, and `--pids` lists the processes whose CPU counts as the service's (the
+ * nodes, the load balancer).
+ *
  * Flags: --steps 50,100,200,300,400  --hold 8 (s per step)  --modes inline,workers,processes
  *        --workers 2 (engine threads, or service processes in mode `processes`, which starts a
  *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --client raw|ws|raw,ws
@@ -79,20 +84,27 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     'client-nice': { type: 'string', default: '-5' },
     client: { type: 'string', default: 'raw' },
+    url: { type: 'string' },
+    'app-id': { type: 'string' },
+    avatar: { type: 'string' },
+    pids: { type: 'string' },
   },
 });
 const STEPS = values.steps!.split(',').map(Number);
 const HOLD_MS = Number(values.hold) * 1000;
-type Mode = 'inline' | 'workers' | 'processes';
-const MODES = values.modes!.split(',') as Mode[];
+type Mode = 'inline' | 'workers' | 'processes' | 'url';
+const MODES = values.url ? (['url'] as Mode[]) : (values.modes!.split(',') as Mode[]);
 type ClientKind = 'raw' | 'ws';
 const CLIENTS = values.client!.split(',') as ClientKind[];
 for (const kind of CLIENTS)
   if (kind !== 'raw' && kind !== 'ws') throw new Error(`--client takes raw and/or ws, not ${kind}`);
 const SAMPLE_RATE = 16000;
 const CHUNK_SAMPLES = (SAMPLE_RATE * 20) / 1000;
-const APP_ID = 'app_bench';
-const API_KEY = generateApiKey();
+const APP_ID = values.url ? (values['app-id'] ?? '') : 'app_bench';
+const API_KEY = values.url ? (process.env.AVD_BENCH_API_KEY ?? '') : generateApiKey();
+const AVATAR = values.url ? (values.avatar ?? 'mika') : 'bench';
+if (values.url && (!APP_ID || !API_KEY))
+  throw new Error('--url needs --app-id and the API key in AVD_BENCH_API_KEY');
 const SIGNING_KEY = randomBytes(32).toString('base64url');
 const CONFIRM_TIMEOUT_MS = 20_000;
 const INGRESS_PATH = '/v2/driveningress';
@@ -162,13 +174,25 @@ async function freePort(): Promise<number> {
 }
 
 interface Service {
-  child: ChildProcess;
+  /** The processes whose CPU is the service's (with their direct children). */
+  pids: number[];
   stop(): Promise<void>;
   url: string;
+  host: string;
   port: number;
 }
 
 async function startService(mode: Mode): Promise<Service> {
+  if (mode === 'url') {
+    const url = new URL(values.url!);
+    return {
+      pids: (values.pids ?? '').split(',').filter(Boolean).map(Number),
+      url: url.origin,
+      host: url.hostname,
+      port: Number(url.port || 80),
+      stop: async () => undefined,
+    };
+  }
   const avatars = await mkdtemp(join(tmpdir(), 'avd-bench-avatars-'));
   await writeFile(join(avatars, 'bench.glb'), makeGlb(['jawOpen', 'mouthClose']));
   const port = await freePort();
@@ -225,8 +249,9 @@ async function startService(mode: Mode): Promise<Service> {
     child.once('exit', (code) => reject(new Error(`service exited ${code}: ${out}`)));
   });
   return {
-    child,
+    pids: [child.pid!],
     url: `http://127.0.0.1:${port}`,
+    host: '127.0.0.1',
     port,
     stop: async () => {
       child.kill('SIGTERM');
@@ -243,14 +268,14 @@ interface ProcStats {
   rss: number;
 }
 
-/** CPU seconds (user, system) and RSS of a process plus its direct children (cluster processes). */
-async function processStats(pid: number): Promise<ProcStats> {
-  const pids = [pid];
+/** CPU seconds (user, system) and RSS of processes plus their direct children (cluster processes). */
+async function processStats(roots: number[]): Promise<ProcStats> {
+  const pids = [...roots];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.split(') ')[1]!.split(' ')[1]) === pid) pids.push(Number(entry));
+      if (roots.includes(Number(stat.split(') ')[1]!.split(' ')[1]))) pids.push(Number(entry));
     } catch {
       // exited meanwhile
     }
@@ -373,15 +398,19 @@ function openSession(
   const headers = { 'X-App-ID': APP_ID, 'X-Session-Key': token };
   return kind === 'raw'
     ? new RawBenchSession(
-        { host: '127.0.0.1', port: service.port, path: `${INGRESS_PATH}?id=bench`, headers },
+        { host: service.host, port: service.port, path: `${INGRESS_PATH}?id=${AVATAR}`, headers },
         options,
       )
-    : new WsBenchSession(`ws://127.0.0.1:${service.port}${INGRESS_PATH}?id=bench`, headers, options);
+    : new WsBenchSession(
+        `ws://${service.host}:${service.port}${INGRESS_PATH}?id=${AVATAR}`,
+        headers,
+        options,
+      );
 }
 
 async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult[]> {
   const service = await startService(mode);
-  const pid = service.child.pid!;
+  const pid = service.pids;
   const sessions: BenchSession[] = [];
   const results: StepResult[] = [];
   const lag = new Samples();

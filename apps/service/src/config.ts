@@ -44,6 +44,11 @@ const FLAGS = {
   'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
+  'redis-sentinels': { type: 'string' },
+  'redis-master-name': { type: 'string' },
+  'redis-wait-replicas': { type: 'string' },
+  'drain-timeout': { type: 'string' },
+  'drain-delay': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
@@ -74,6 +79,16 @@ export const USAGE = `avatar-drive-service [options]
                                   separated host, host:port, URL or *.domain (default: the host of
                                   LIVEKIT_URL when set, else none: RTC egress is refused)
   --redis-url URL                 REDIS_URL (shared store; in-memory when unset)
+  --redis-sentinels LIST          REDIS_SENTINELS: host:port,host:port,… of Redis Sentinels; the store
+                                  follows the primary they name (instead of --redis-url)
+  --redis-master-name NAME        REDIS_MASTER_NAME: the name the sentinels monitor (default avatar-drive)
+                                  REDIS_PASSWORD / REDIS_SENTINEL_PASSWORD: AUTH of the servers / sentinels
+  --redis-wait-replicas N         AVATAR_DRIVE_REDIS_WAIT_REPLICAS: replicas that must confirm a used
+                                  token before its session starts (default 1 with sentinels, else 0)
+  --drain-timeout SECONDS         AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS: on SIGTERM, how long open utterances
+                                  may finish before the remaining sessions are closed (default 25)
+  --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
+                                  it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
@@ -83,7 +98,7 @@ export const USAGE = `avatar-drive-service [options]
                                   used-tokens/<region>/ next to the dev credentials; with configured apps:
                                   none, in memory)
   --log-level LEVEL               LOG_LEVEL (default info)
-  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL)
+  --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL or REDIS_SENTINELS)
 
   avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)`;
 
@@ -191,6 +206,29 @@ export async function resolveConfig(
   const defaultAvatars = builtInAvatarsDir();
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
+  const sentinelText = values['redis-sentinels'] ?? env.REDIS_SENTINELS;
+  const redisSentinel = sentinelText
+    ? {
+        sentinels: parseSentinels(sentinelText),
+        masterName: values['redis-master-name'] ?? env.REDIS_MASTER_NAME ?? 'avatar-drive',
+        ...(env.REDIS_SENTINEL_PASSWORD && { sentinelPassword: env.REDIS_SENTINEL_PASSWORD }),
+      }
+    : undefined;
+  if (redisSentinel && redisUrl) {
+    throw new Error(
+      'Both REDIS_URL and REDIS_SENTINELS are set: give one (the sentinels find the primary themselves).',
+    );
+  }
+  const redisWaitReplicas = int(
+    '--redis-wait-replicas',
+    values['redis-wait-replicas'] ?? env.AVATAR_DRIVE_REDIS_WAIT_REPLICAS,
+  );
+  const drainSeconds = int(
+    '--drain-timeout',
+    values['drain-timeout'] ?? env.AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS,
+  );
+  const drainDelayMs = int('--drain-delay', values['drain-delay'] ?? env.AVATAR_DRIVE_DRAIN_DELAY_MS);
+  const shared = Boolean(redisUrl || redisSentinel);
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   if (publicUrl !== undefined && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? '')) {
     throw new Error(
@@ -212,7 +250,7 @@ export async function resolveConfig(
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
   const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
-  const tokenLedgerDir = redisUrl ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
+  const tokenLedgerDir = shared ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
   // The LiveKit servers RTC sessions may join: the operator's list, else the one LiveKit this
   // deployment is configured with, else none.
   const hostsText = values['livekit-hosts'] ?? env.AVATAR_DRIVE_LIVEKIT_HOSTS ?? env.LIVEKIT_URL ?? '';
@@ -235,6 +273,11 @@ export async function resolveConfig(
       ...(driverModule && { driverModule }),
     },
     ...(redisUrl && { redisUrl }),
+    ...(redisSentinel && { redisSentinel }),
+    ...(redisSentinel && env.REDIS_PASSWORD && { redisPassword: env.REDIS_PASSWORD }),
+    ...(redisWaitReplicas !== undefined && { redisWaitReplicas }),
+    ...(drainSeconds !== undefined && { drainTimeoutMs: drainSeconds * 1000 }),
+    ...(drainDelayMs !== undefined && { drainDelayMs }),
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
     ...(certFile && keyFile && { tls: { certFile: resolve(certFile), keyFile: resolve(keyFile) } }),
@@ -243,9 +286,9 @@ export async function resolveConfig(
     liveKitEgress: { allowedHosts: liveKitHosts },
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
-  if (processes > 1 && !redisUrl) {
+  if (processes > 1 && !shared) {
     throw new Error(
-      `--processes ${processes} needs REDIS_URL: the processes must share the token ledger and session counts.`,
+      `--processes ${processes} needs REDIS_URL or REDIS_SENTINELS: the processes must share the token ledger and session counts.`,
     );
   }
   return {
@@ -254,4 +297,25 @@ export async function resolveConfig(
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
     processes: Math.max(1, processes),
   };
+}
+
+/** `host:port,host:port` → the sentinel list ioredis takes. */
+export function parseSentinels(text: string): { host: string; port: number }[] {
+  const sentinels = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(part);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) {
+        throw new Error(
+          `REDIS_SENTINELS entry "${part}" is not host:port. List the sentinels as host:port,host:port.`,
+        );
+      }
+      return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+    });
+  if (sentinels.length === 0)
+    throw new Error('REDIS_SENTINELS is empty. List the sentinels as host:port,host:port.');
+  return sentinels;
 }

@@ -101,12 +101,21 @@ async function main(): Promise<void> {
   if (cluster.isWorker) process.send?.(readyOf(service));
   else process.stdout.write(banner(readyOf(service), resolved, 1));
 
+  // The first SIGTERM or SIGINT drains (the load balancer moves clients to other nodes as their
+  // utterances end); a second one closes at once.
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.info({ signal }, 'second signal: closing now');
+      service.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+      return;
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    service.close().then(
+    logger.info({ signal }, 'shutting down: draining');
+    service.drain().then(
       () => process.exit(0),
       () => process.exit(1),
     );

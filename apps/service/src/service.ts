@@ -23,7 +23,7 @@ import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import type { RegionId } from './regions.js';
 import { MemoryStore } from './store/memory-store.js';
-import { RedisStore } from './store/redis-store.js';
+import { type RedisSentinelOptions, RedisStore } from './store/redis-store.js';
 import type { SharedStore } from './store/shared-store.js';
 import { readTlsPair, type TlsFiles } from './tls-files.js';
 import { SessionTokens } from './tokens.js';
@@ -69,8 +69,29 @@ export interface ServiceOptions {
   apps: AppConfig[];
   /** The token-signing key shared by every node and region. */
   signingKey: Uint8Array;
-  /** Redis URL for the shared store; in-memory when unset. */
+  /** Redis URL for the shared store; in-memory when unset (and no `redisSentinel`). */
   redisUrl?: string;
+  /** Find the Redis primary through Redis Sentinel instead of `redisUrl`. */
+  redisSentinel?: RedisSentinelOptions;
+  /** AUTH password of the Redis servers (Sentinel deployments; a URL carries its own). */
+  redisPassword?: string;
+  /**
+   * Replicas that must acknowledge each consumed token before its session is accepted (Redis
+   * WAIT). Default: 1 with `redisSentinel`, 0 otherwise.
+   */
+  redisWaitReplicas?: number;
+  /**
+   * How long a draining node (SIGTERM, {@link RunningService.drain}) lets open utterances finish
+   * before it closes the remaining sessions (default 25 s).
+   */
+  drainTimeoutMs?: number;
+  /**
+   * How long a draining node stays unready, refusing new sessions, before it starts closing open
+   * ones (default 3 s with Redis): time for the load balancer's health checks to take it out, so that the
+   * clients it closes reconnect to other nodes. Part of `drainTimeoutMs`. Default 0 without Redis
+   * (a single node has nowhere else to send them).
+   */
+  drainDelayMs?: number;
   /**
    * Without Redis: keep the single-use token ledger in this directory, shared by every process
    * pointing at it (the embedded default uses `used-tokens/<region>` next to the dev credentials:
@@ -114,8 +135,23 @@ export interface RunningService {
    * not match, or when the service runs without TLS.
    */
   reloadTls(): Promise<void>;
+  /** True once {@link drain} started. */
+  readonly draining: boolean;
+  /**
+   * Takes the node out of service gracefully: /readyz turns 503, new sessions are refused with
+   * 4503; after the drain delay each open session is closed with 4503 (clients reconnect, through
+   * the load balancer, to another node) once the utterance it had open when draining began has
+   * finished playing; whatever is still open after `timeoutMs` (default: the `drainTimeoutMs`
+   * option) is closed the same way. Then closes the service. Resolves with how long it took.
+   */
+  drain(timeoutMs?: number): Promise<{ drainedMs: number; closedAtTimeout: number }>;
   close(): Promise<void>;
 }
+
+/** Default of {@link ServiceOptions.drainTimeoutMs}: fits in Kubernetes' 30 s termination grace. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 25_000;
+/** Default of {@link ServiceOptions.drainDelayMs}: two failed checks at HAProxy's default 1 s interval, plus margin. */
+export const DEFAULT_DRAIN_DELAY_MS = 3000;
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const logger = options.logger ?? createLogger();
@@ -127,8 +163,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const tokens = new SessionTokens(options.signingKey);
   const store: SharedStore =
     options.store ??
-    (options.redisUrl
-      ? new RedisStore({ url: options.redisUrl, logger })
+    (options.redisSentinel || options.redisUrl
+      ? new RedisStore({
+          ...(options.redisSentinel ? { sentinel: options.redisSentinel } : { url: options.redisUrl! }),
+          ...(options.redisPassword !== undefined && { password: options.redisPassword }),
+          waitReplicas: options.redisWaitReplicas ?? (options.redisSentinel ? 1 : 0),
+          logger,
+        })
       : new MemoryStore(options.tokenLedgerDir ? { tokenLedgerDir: options.tokenLedgerDir } : {}));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
@@ -152,7 +193,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           driverOptions,
         );
 
+  let ingress: IngressServer | undefined;
   const app = await buildHttpApp({
+    isDraining: () => ingress?.draining ?? false,
     logger,
     metrics,
     apps,
@@ -170,7 +213,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   const connections = new ConnectionGuard(limits, logger, trustedProxies);
   connections.attach(app.server);
-  const ingress = new IngressServer({
+  ingress = new IngressServer({
     connections,
     apps,
     avatars,
@@ -191,12 +234,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const url = `${scheme}://${host}:${address.port}`;
 
   let closed = false;
-  return {
+  const running = ingress;
+  const service: RunningService = {
     region: options.region,
     url,
     ingressUrl: `${tlsPair ? 'wss' : 'ws'}://${host}:${address.port}/v2/driveningress`,
     avatars,
-    ingress,
+    ingress: running,
     metrics,
     store,
     engine,
@@ -207,16 +251,34 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       // New handshakes use the new context; established connections are not touched.
       (app.server as unknown as TlsServer).setSecureContext({ cert: pair.cert, key: pair.key });
       logger.info({ cert: options.tls.certFile }, 'TLS certificate reloaded');
+
+    get draining() {
+      return running.draining;
+    },
+    async drain(timeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS) {
+      const started = Date.now();
+      const open = running.sessions.size;
+      logger.info({ sessions: open, timeoutMs }, 'draining: no new sessions, open utterances finish');
+      const closedAtTimeout = await running.drain(
+        timeoutMs,
+        // Without a shared store there is no other node to send clients to: no delay.
+        open === 0 ? 0 : (options.drainDelayMs ?? (store.kind === 'redis' ? DEFAULT_DRAIN_DELAY_MS : 0)),
+      );
+      const drainedMs = Date.now() - started;
+      logger.info({ drainedMs, closedAtTimeout }, 'drained');
+      await service.close();
+      return { drainedMs, closedAtTimeout };
     },
     async close() {
       if (closed) return;
       closed = true;
-      await ingress.close();
+      await running.close();
       await app.close();
       await engine.close();
       if (!options.store) await store.close();
     },
   };
+  return service;
 }
 
 /** LiveKit registered by default; the options' providers on top. */

@@ -10,6 +10,8 @@ export interface HealthRouteDeps {
   engine: EnginePool;
   metrics: ServiceMetrics;
   version: string;
+  /** True once the node drains (SIGTERM): /readyz answers 503 so load balancers send no more. */
+  isDraining?: () => boolean;
 }
 
 const checkSchema = {
@@ -47,13 +49,14 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
     '/readyz',
     {
       schema: {
-        summary: 'Readiness: shared store and engine',
+        summary: 'Readiness: shared store and engine, and not draining',
         tags: ['ops'],
         response: { 200: checkSchema, 503: checkSchema },
       },
     },
     async (_request, reply) => {
       const checks: Record<string, string> = {};
+      if (deps.isDraining?.()) checks.drain = 'draining: finishing open utterances, taking no new sessions';
       try {
         await deps.store.ping();
         checks.store = `ok (${deps.store.kind})`;

@@ -56,6 +56,9 @@ export interface DriveSessionDeps {
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 
+/** An open utterance with no message for this long no longer holds a draining node. */
+const STALLED_INPUT_MS = 1000;
+
 export class DriveSession implements OutputHost {
   readonly info: DriveSessionInfo;
   readonly sender: WsSender;
@@ -132,6 +135,30 @@ export class DriveSession implements OutputHost {
   /** Largest output this session ever had buffered (for tests and diagnostics). */
   get maxBufferedBytes(): number {
     return this.sender.maxBufferedBytes;
+  }
+
+  /** Number of the latest utterance (request) of this session; 0 before the first. */
+  get utteranceSeq(): number {
+    return this.#requests.seq;
+  }
+
+  /**
+   * True while an utterance of this session numbered `upTo` or lower has not finished playing
+   * (its input still open, or its audio still playing out by the session's playback clock): a
+   * draining node waits for the utterances that were open when it began, not for ones started
+   * after. An utterance whose input is open but stalled (no message for {@link STALLED_INPUT_MS})
+   * does not count: its client has stopped speaking without ending it.
+   */
+  busy(upTo = Number.POSITIVE_INFINITY): boolean {
+    if (this.#phase !== 'active') return false;
+    const stalled = this.#timers.idleMs > STALLED_INPUT_MS;
+    for (const request of this.#requests.all()) {
+      if (request.cancelled || request.seq > upTo) continue;
+      if (stalled && !request.playback.inputEnded) continue;
+      const phase = request.playback.phase;
+      if (phase !== 'ended' && phase !== 'interrupted') return true;
+    }
+    return false;
   }
 
   /** Called by the server's ping loop: drops a peer that missed the previous pong. */

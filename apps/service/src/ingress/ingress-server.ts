@@ -62,6 +62,7 @@ export class IngressServer {
   readonly #wss: WebSocketServer;
   readonly sessions = new Set<DriveSession>();
   readonly #pingTimer: NodeJS.Timeout;
+  #draining = false;
 
   constructor(deps: IngressDeps) {
     this.#deps = deps;
@@ -89,7 +90,49 @@ export class IngressServer {
     });
   }
 
-  /** Closes every session (1012, reconnect) and the WebSocket server. */
+  /** True once {@link drain} was called: new sessions are refused with 4503. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /**
+   * Drains the node: refuses new sessions (4503, retryable, token not spent); after `delayMs`
+   * (time for the load balancer's health checks to take the node out, so that the sessions it
+   * closes reconnect elsewhere) closes each open session with 4503 as soon as the utterances it
+   * had open when draining began have finished playing; and after `timeoutMs` (counted from the
+   * start) closes the rest the same way. Resolves, when no session is left, with how many were
+   * closed at the timeout (utterance unfinished).
+   */
+  async drain(timeoutMs: number, delayMs = 0): Promise<number> {
+    this.#draining = true;
+    const start = Date.now();
+    const deadline = start + timeoutMs;
+    const closeFrom = Math.min(deadline, start + delayMs);
+    // The utterances open now are the ones that may finish; later ones do not hold the node.
+    const openUpTo = new Map([...this.sessions].map((s) => [s, s.utteranceSeq]));
+    let closedAtTimeout = 0;
+    // Polled rather than hooked into every playback event: draining happens once per process life,
+    // and a session's utterances end on their own clock.
+    for (;;) {
+      const late = Date.now() >= deadline;
+      if (Date.now() < closeFrom) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        continue;
+      }
+      for (const session of this.sessions) {
+        if (session.phase === 'closed') continue;
+        const busy = session.busy(openUpTo.get(session) ?? 0);
+        if (late && busy) closedAtTimeout++;
+        if (late || !busy) session.shutdown();
+      }
+      if (this.sessions.size === 0) return closedAtTimeout;
+      // Peers that never answer the close handshake are dropped 2 s after it (DriveSession).
+      if (Date.now() >= deadline + 2500) return closedAtTimeout;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Closes every session (4503, reconnect) and the WebSocket server. */
   async close(): Promise<void> {
     clearInterval(this.#pingTimer);
     for (const session of this.sessions) session.shutdown();
@@ -185,8 +228,12 @@ export class IngressServer {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
       const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      slotTaken = await store.acquireSession(appId, connectionId, limit);
-      if (!slotTaken) {
+      slotTaken = !this.#draining && (await store.acquireSession(appId, connectionId, limit));
+      if (this.#draining) {
+        // The load balancer stops sending here once /readyz turns 503; until it does, clients are
+        // sent on (retryable, and the token is untouched).
+        closeAfterUpgrade = DRAINING;
+      } else if (!slotTaken) {
         closeAfterUpgrade = {
           code: 'concurrencyLimit',
           closeCode: CloseCode.ConcurrencyLimit,
@@ -209,8 +256,9 @@ export class IngressServer {
       closeAfterUpgrade = {
         code: 'upstreamError',
         closeCode: CloseCode.UpstreamUnavailable,
-        message:
-          'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
+        message: error.tokenSpent
+          ? 'The service cannot take new sessions right now (shared store failing over). Retry with backoff and a new session token: this one may count as used.'
+          : 'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
     }
     let released = false;
@@ -279,6 +327,14 @@ export class IngressServer {
     });
   }
 }
+
+/** The refusal a draining node gives new sessions. */
+const DRAINING = {
+  code: 'upstreamError',
+  closeCode: CloseCode.UpstreamUnavailable,
+  message:
+    'This node is shutting down and takes no new sessions. Retry: through the load balancer, another node answers (the session token was not spent).',
+} as const;
 
 function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {
   void store.releaseSession(appId, connectionId).catch(() => undefined);

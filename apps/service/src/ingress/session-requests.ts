@@ -14,6 +14,16 @@ export class SessionRequests {
   /** The request whose audio is arriving (until its end=true). */
   current: RequestState | undefined;
 
+  /** Number of the latest request; 0 before the first. */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Every request remembered, oldest first. */
+  all(): IterableIterator<RequestState> {
+    return this.#known.values();
+  }
+
   get(reqId: string): RequestState | undefined {
     return this.#known.get(reqId);
   }

@@ -27,6 +27,11 @@ export class SessionTimers {
   }
 
   /** A message arrived. */
+  /** Milliseconds since the last message. */
+  get idleMs(): number {
+    return performance.now() - this.#lastMessageAt;
+  }
+
   touch(): void {
     this.#lastMessageAt = performance.now();
   }

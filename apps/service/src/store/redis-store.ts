@@ -1,12 +1,21 @@
 /**
- * The shared store on Redis. Commands fail fast while Redis is unreachable (no offline queue, short
- * timeouts) so new connections are refused with 4503 at once; ioredis reconnects on its own and the
- * store works again as soon as Redis answers.
+ * The shared store on Redis: one server (`url`) or a primary found through Redis Sentinel
+ * (`sentinel`). Commands fail fast while Redis is unreachable (no offline queue, short timeouts) so
+ * new connections are refused with 4503 at once; ioredis reconnects on its own (under Sentinel, to
+ * whichever server the sentinels name primary, as soon as they switch) and the store works again as
+ * soon as Redis answers.
  *
  * Session slots are members of a per-app sorted set scored by lease expiry: a node refreshes the
- * leases of the sessions it holds, so slots of a node that died free themselves.
+ * leases of the sessions it holds, so slots of a node that died free themselves, and a primary
+ * promoted without them gets them back at the next renewal.
+ *
+ * Single use across a failover: Redis replicates asynchronously, so a token marked used on a
+ * primary that dies before its replica got the write could be accepted again by the promoted
+ * replica. With `waitReplicas` N > 0 a token counts as consumed only once N replicas acknowledged
+ * the write (WAIT); when fewer do in time, the session is refused with 4503 and the token stays
+ * spent (the client mints a new one). See docs/deploy.md, "Redis high availability".
  */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   type RateLimitResult,
@@ -47,8 +56,27 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
+/** Where the Sentinel deployment is: the sentinels to ask and the name of the primary they watch. */
+export interface RedisSentinelOptions {
+  sentinels: { host: string; port: number }[];
+  /** The name the sentinels monitor the primary under (`sentinel monitor <name> …`). */
+  masterName: string;
+  /** AUTH password of the sentinels, when they have one. */
+  sentinelPassword?: string;
+}
+
 export interface RedisStoreOptions {
-  url: string;
+  /** One Redis server (`redis://…`); or give `sentinel`. */
+  url?: string;
+  /** Find the primary through Redis Sentinel (and follow its failovers). */
+  sentinel?: RedisSentinelOptions;
+  /** AUTH password of the Redis servers (also taken from `url`). */
+  password?: string;
+  /**
+   * Replicas that must acknowledge a consumed token before the session is accepted (WAIT; default
+   * 0). Under Sentinel set it to 1 or more so that no token is accepted twice across a failover.
+   */
+  waitReplicas?: number;
   /** Prefix of every key (default `avd:`), so deployments can share a Redis. */
   keyPrefix?: string;
   /** Session slot lease; renewed every third of it (default 30 s). */
@@ -66,24 +94,57 @@ export class RedisStore implements SharedStore {
   readonly #held = new Map<string, Set<string>>();
   readonly #renewTimer: NodeJS.Timeout;
   readonly #logger: Logger | undefined;
+  readonly #waitReplicas: number;
+  readonly #timeoutMs: number;
   #reportedDown = false;
+  #closed = false;
 
   constructor(options: RedisStoreOptions) {
     this.#prefix = options.keyPrefix ?? 'avd:';
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#logger = options.logger;
-    this.#redis = new Redis(options.url, {
+    this.#waitReplicas = options.waitReplicas ?? 0;
+    this.#timeoutMs = options.commandTimeoutMs ?? 1000;
+    const common: RedisOptions = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
-      connectTimeout: options.commandTimeoutMs ?? 1000,
+      commandTimeout: this.#timeoutMs,
+      connectTimeout: this.#timeoutMs,
       // Reconnect forever, at most every second: recovery is automatic.
       retryStrategy: (times) => Math.min(50 * times, 1000),
       reconnectOnError: () => true,
-    });
+      ...(options.password !== undefined && { password: options.password }),
+    };
+    if (options.sentinel) {
+      const { sentinels, masterName, sentinelPassword } = options.sentinel;
+      this.#redis = new Redis({
+        ...common,
+        sentinels,
+        name: masterName,
+        ...(sentinelPassword !== undefined && { sentinelPassword }),
+        // A sentinel that hangs must not hold the reconnection up for longer than a command may.
+        sentinelCommandTimeout: this.#timeoutMs,
+        sentinelRetryStrategy: (times) => Math.min(50 * times, 1000),
+        // Listen for +switch-master and move to the new primary at once (not at the next error).
+        failoverDetector: true,
+      });
+    } else if (options.url) {
+      this.#redis = new Redis(options.url, common);
+    } else {
+      throw new Error('RedisStore needs a url or a sentinel configuration.');
+    }
     this.#redis.on('error', (error: Error) => {
       if (!this.#reportedDown) this.#logger?.warn({ err: error.message }, 'shared store (Redis) unreachable');
       this.#reportedDown = true;
+    });
+    // ioredis stops for good ("end") when its connector itself fails (under Sentinel: the sentinels
+    // named a primary that refused us mid-failover) rather than the socket closing: start again.
+    this.#redis.on('end', () => {
+      if (this.#closed) return;
+      const timer = setTimeout(() => {
+        if (!this.#closed && this.#redis.status === 'end') this.#redis.connect().catch(() => undefined);
+      }, 500);
+      timer.unref();
     });
     this.#redis.on('ready', () => {
       if (this.#reportedDown) this.#logger?.info('shared store (Redis) reachable again');
@@ -95,16 +156,33 @@ export class RedisStore implements SharedStore {
   }
 
   async consumeToken(jti: string, expiresAtMs: number): Promise<boolean> {
-    const result = await this.#run(() =>
-      this.#redis.set(
-        `${this.#prefix}jti:${jti}`,
-        '1',
-        'PXAT',
-        Math.max(expiresAtMs, Date.now()) + 60_000,
-        'NX',
-      ),
+    const key = `${this.#prefix}jti:${jti}`;
+    const expireAt = Math.max(expiresAtMs, Date.now()) + 60_000;
+    if (this.#waitReplicas === 0) {
+      const result = await this.#run(() => this.#redis.set(key, '1', 'PXAT', expireAt, 'NX'));
+      return result === 'OK';
+    }
+    // SET and WAIT in one round trip; WAIT blocks on the primary until the replicas acknowledged
+    // every write of this connection so far, or the timeout passed.
+    const replies = await this.#run(() =>
+      this.#redis
+        .pipeline()
+        .set(key, '1', 'PXAT', expireAt, 'NX')
+        .wait(this.#waitReplicas, Math.max(1, this.#timeoutMs - 200))
+        .exec(),
     );
-    return result === 'OK';
+    const [setReply, waitReply] = replies ?? [];
+    const failure = setReply?.[0] ?? waitReply?.[0];
+    if (failure) throw new StoreUnavailableError(`Redis command failed: ${failure.message}`);
+    if (setReply?.[1] !== 'OK') return false;
+    const acked = Number(waitReply?.[1]);
+    if (!(acked >= this.#waitReplicas)) {
+      throw new StoreUnavailableError(
+        `only ${acked} of ${this.#waitReplicas} Redis replicas confirmed the token's use in time`,
+        { tokenSpent: true },
+      );
+    }
+    return true;
   }
 
   async acquireSession(appId: string, sessionId: string, limit: number): Promise<boolean> {
@@ -165,6 +243,7 @@ export class RedisStore implements SharedStore {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#renewTimer);
     this.#redis.disconnect();
   }

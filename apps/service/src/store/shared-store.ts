@@ -1,6 +1,6 @@
 /**
  * State every node and region must agree on: the single-use token ledger, rate limits and per-app
- * concurrent session counts. In memory by default; Redis when REDIS_URL is set.
+ * concurrent session counts. In memory by default; Redis when REDIS_URL (or Redis Sentinel) is set.
  *
  * Any method may reject with a {@link StoreUnavailableError} when the backing store cannot be
  * reached; callers refuse new work with 4503 and keep established sessions running.
@@ -49,4 +49,14 @@ export interface StorePersistence {
 /** The shared store cannot be reached (Redis down, timeout). */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  /**
+   * True when the failure came after the token was marked used (its replication could not be
+   * confirmed): the token must be treated as spent.
+   */
+  readonly tokenSpent: boolean;
+
+  constructor(message: string, options: { tokenSpent?: boolean } = {}) {
+    super(message);
+    this.tokenSpent = options.tokenSpent ?? false;
+  }
 }
