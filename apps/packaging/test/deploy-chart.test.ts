@@ -250,10 +250,10 @@ describe('deploy/helm/avatar-drive', () => {
       name: 'REDIS_SENTINELS',
       value: 'redis-0:26379,redis-1:26379,redis-2:26379',
     });
-    expect(production.find((e) => e.name === 'REDIS_PASSWORD')?.valueFrom.secretKeyRef.name).toBe(
+    expect(production.find((e) => e.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef.name).toBe(
       'redis-auth',
     );
-    expect(production.find((e) => e.name === 'AVATAR_DRIVE_SIGNING_KEY')?.valueFrom.secretKeyRef.name).toBe(
+    expect(production.find((e) => e.name === 'AVATAR_DRIVE_SIGNING_KEY')?.valueFrom?.secretKeyRef.name).toBe(
       'avatar-drive-credentials',
     );
     expect(env('fixed size (external Redis URL, no autoscaling)')).toContainEqual({
