@@ -223,8 +223,9 @@ describe('tarballs installed with npm outside the workspace', () => {
         const result = await tab.evaluate(() => (window as { __result?: Record<string, unknown> }).__result);
         await tab.close();
         expect(errors).toEqual([]);
-        expect(result).toMatchObject({ ok: true, connection: 'connected' });
-        expect(result!.jawMax as number).toBeGreaterThan(0.2);
+        expect(result).toMatchObject({ ok: true, played: true, connection: 'connected' });
+        // At rest the jaw is closed (0); speech opens it.
+        expect(result!.jawMax as number).toBeGreaterThan(0.1);
       }, 60_000);
     }
   });
