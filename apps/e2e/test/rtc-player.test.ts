@@ -220,7 +220,7 @@ describe('AvatarPlayer in Chromium, a server-sdk AvatarSession in RTC mode on th
 
   it('reports stalled when the audio plays without frames (an egress fed directly: the service always animates)', async () => {
     await session.close(); // the service's avatar leaves; a bare egress takes its place
-    const egress = await new LiveKitEgressProvider().open({
+    const egress = await new LiveKitEgressProvider({ allowedHosts: [lk.url] }).open({
       connectionId: 'conn-e2e-no-frames',
       avatarId: 'rtc-test-head',
       sampleRate: speech.sampleRate,

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import { parseAllowedHosts } from './egress/livekit-hosts.js';
 import { parseCorsOrigins } from './http/cors.js';
 import type { ServiceLimits } from './limits.js';
 import { isRegionId, REGIONS } from './regions.js';
@@ -35,6 +36,7 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'public-url': { type: 'string' },
+  'livekit-hosts': { type: 'string' },
   'cors-origin': { type: 'string' },
   config: { type: 'string' },
   'redis-url': { type: 'string' },
@@ -59,6 +61,9 @@ export const USAGE = `avatar-drive-service [options]
   --config FILE                   AVATAR_DRIVE_CONFIG: JSON {signingKey, apps, limits}
                                   AVATAR_DRIVE_APPS: JSON array of apps
                                   AVATAR_DRIVE_SIGNING_KEY: base64url, >= 32 bytes
+  --livekit-hosts LIST            AVATAR_DRIVE_LIVEKIT_HOSTS: LiveKit servers RTC sessions may join, comma-
+                                  separated host, host:port, URL or *.domain (default: the host of
+                                  LIVEKIT_URL when set, else none: RTC egress is refused)
   --redis-url URL                 REDIS_URL (shared store; in-memory when unset)
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
@@ -138,6 +143,14 @@ export async function resolveConfig(
   setLimit('maxOutputBufferBytes', 'AVATAR_DRIVE_MAX_OUTPUT_BUFFER_BYTES');
   setLimit('pauseTimeoutMs', 'AVATAR_DRIVE_PAUSE_TIMEOUT_SECONDS', 1000);
   setLimit('tokenRateLimit', 'AVATAR_DRIVE_TOKEN_RATE_LIMIT');
+  setLimit('maxIntakeRealtimeFactor', 'AVATAR_DRIVE_MAX_INTAKE_REALTIME_FACTOR');
+  setLimit('intakeWindowMs', 'AVATAR_DRIVE_INTAKE_WINDOW_SECONDS', 1000);
+  setLimit('maxPendingWhileOpeningBytes', 'AVATAR_DRIVE_MAX_PENDING_WHILE_OPENING_BYTES');
+  setLimit('headersTimeoutMs', 'AVATAR_DRIVE_HEADERS_TIMEOUT_SECONDS', 1000);
+  setLimit('requestTimeoutMs', 'AVATAR_DRIVE_REQUEST_TIMEOUT_SECONDS', 1000);
+  setLimit('keepAliveTimeoutMs', 'AVATAR_DRIVE_KEEP_ALIVE_TIMEOUT_SECONDS', 1000);
+  setLimit('connectionIdleTimeoutMs', 'AVATAR_DRIVE_CONNECTION_IDLE_TIMEOUT_SECONDS', 1000);
+  setLimit('maxConnectionsPerAddress', 'AVATAR_DRIVE_MAX_CONNECTIONS_PER_ADDRESS');
 
   let dev: ResolvedConfig['dev'];
   let signingKey: Uint8Array;
@@ -173,6 +186,14 @@ export async function resolveConfig(
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
   const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
   const tokenLedgerDir = redisUrl ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
+  // The LiveKit servers RTC sessions may join: the operator's list, else the one LiveKit this
+  // deployment is configured with, else none.
+  const hostsText = values['livekit-hosts'] ?? env.AVATAR_DRIVE_LIVEKIT_HOSTS ?? env.LIVEKIT_URL ?? '';
+  const liveKitHosts = hostsText
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  parseAllowedHosts(liveKitHosts);
 
   const options: ServiceOptions = {
     region,
@@ -190,6 +211,7 @@ export async function resolveConfig(
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
     ...(corsOrigins && { corsOrigins }),
+    liveKitEgress: { allowedHosts: liveKitHosts },
   };
   const processes = int('--processes', values.processes ?? env.AVATAR_DRIVE_PROCESSES) ?? 1;
   if (processes > 1 && !redisUrl) {

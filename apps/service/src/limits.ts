@@ -19,6 +19,22 @@ export interface ServiceLimits {
   /** Session tokens per app per window. */
   tokenRateLimit: number;
   tokenRateWindowMs: number;
+  /** Audio a session may send, as a multiple of real time ({@link intakeWindowMs} of burst). */
+  maxIntakeRealtimeFactor: number;
+  /** The window the intake rate is measured over (its burst allowance is factor × window). */
+  intakeWindowMs: number;
+  /** Input an RTC session may send while its egress opens, before it is refused. */
+  maxPendingWhileOpeningBytes: number;
+  /** Close a connection whose request headers have not all arrived after this long. */
+  headersTimeoutMs: number;
+  /** Close a connection whose request (headers and body) has not all arrived after this long. */
+  requestTimeoutMs: number;
+  /** Close a keep-alive connection idle between requests after this long. */
+  keepAliveTimeoutMs: number;
+  /** Close a connection (not yet a session) that sends and receives nothing for this long. */
+  connectionIdleTimeoutMs: number;
+  /** Connections one address may hold open before they become sessions; more are closed at once. */
+  maxConnectionsPerAddress: number;
 }
 
 export const DEFAULT_LIMITS: ServiceLimits = {
@@ -32,4 +48,12 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   pingIntervalMs: 30_000,
   tokenRateLimit: 600,
   tokenRateWindowMs: 60_000,
+  maxIntakeRealtimeFactor: 4,
+  intakeWindowMs: 10_000,
+  maxPendingWhileOpeningBytes: 512 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionIdleTimeoutMs: 30_000,
+  maxConnectionsPerAddress: 256,
 };

@@ -9,9 +9,10 @@ import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
 import { type LiveKitEgressOptions, LiveKitEgressProvider } from './egress/livekit-egress.js';
 import { EgressRegistry } from './egress/registry.js';
 import type { EgressProvider } from './egress/types.js';
-import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine/engine-pool.js';
-import { InlineEnginePool } from './engine/inline-pool.js';
-import { WorkerEnginePool } from './engine/worker-pool.js';
+import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine-pool/engine-pool.js';
+import { InlineEnginePool } from './engine-pool/inline-pool.js';
+import { WorkerEnginePool } from './engine-pool/worker-pool.js';
+import { ConnectionGuard } from './http/connection-guard.js';
 import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
@@ -71,7 +72,10 @@ export interface ServiceOptions {
    * `egressUnavailable`.
    */
   egressProviders?: EgressProvider[];
-  /** Options of the default LiveKit provider (idle timeout default, connect timeout, …). */
+  /**
+   * Options of the default LiveKit provider (idle timeout default, connect timeout, …), among them
+   * `allowedHosts`: the LiveKit servers sessions may join (none by default).
+   */
   liveKitEgress?: LiveKitEgressOptions;
   logger?: Logger;
 }
@@ -138,13 +142,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.publicUrl && { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
     ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
   });
+  const connections = new ConnectionGuard(limits, logger);
+  connections.attach(app.server);
   const ingress = new IngressServer({
+    connections,
     apps,
     avatars,
     tokens,
     store,
     engine,
-    egress: egressRegistry(options),
+    egress: egressRegistry(options, logger),
     metrics,
     limits,
     logger,
@@ -177,8 +184,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 }
 
 /** LiveKit registered by default; the options' providers on top. */
-function egressRegistry(options: ServiceOptions): EgressRegistry {
-  const registry = new EgressRegistry().register(new LiveKitEgressProvider(options.liveKitEgress));
+function egressRegistry(options: ServiceOptions, logger: Logger): EgressRegistry {
+  const registry = new EgressRegistry().register(
+    new LiveKitEgressProvider({ logger, ...options.liveKitEgress }),
+  );
   for (const provider of options.egressProviders ?? []) registry.register(provider);
   return registry;
 }

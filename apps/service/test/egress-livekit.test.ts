@@ -83,7 +83,7 @@ async function setUp(rate: number, overrides: Partial<LiveKitEgressSettings> = {
   const listener = new RoomListener();
   await listener.join(url, roomName);
   cleanups.push(() => listener.leave());
-  const session = await new LiveKitEgressProvider().open(
+  const session = await new LiveKitEgressProvider({ allowedHosts: [url] }).open(
     openConfig(rate, settings({ roomName, ...overrides })),
   );
   cleanups.push(() => session.close());
@@ -256,7 +256,7 @@ describe('LiveKit egress (real server)', () => {
     const listener = new RoomListener();
     await listener.join(url, roomName);
     cleanups.push(() => listener.leave());
-    const session = await new LiveKitEgressProvider().open(
+    const session = await new LiveKitEgressProvider({ allowedHosts: [url] }).open(
       openConfig(
         22050,
         settings({
@@ -289,7 +289,7 @@ describe('LiveKit egress (real server)', () => {
     const listener = new RoomListener();
     await listener.join(url, roomName);
     cleanups.push(() => listener.leave());
-    const session = await new LiveKitEgressProvider().open(
+    const session = await new LiveKitEgressProvider({ allowedHosts: [url] }).open(
       openConfig(16000, settings({ roomName, idleTimeout: 1 })),
     );
     cleanups.push(() => session.close());
@@ -310,7 +310,7 @@ describe('LiveKit egress and its agent', () => {
     const observer = new RoomListener();
     await observer.join(url, roomName, 'observer');
     cleanups.push(() => observer.leave());
-    const session = await new LiveKitEgressProvider().open(
+    const session = await new LiveKitEgressProvider({ allowedHosts: [url] }).open(
       openConfig(
         16000,
         settings({ roomName, extraAttributes: { [PUBLISH_ON_BEHALF_ATTRIBUTE]: 'agent-9' } }),
@@ -330,7 +330,7 @@ describe('LiveKit egress and its agent', () => {
 });
 
 describe('LiveKit egress configuration', () => {
-  const provider = new LiveKitEgressProvider({ connectTimeoutMs: 5000 });
+  const provider = new LiveKitEgressProvider({ connectTimeoutMs: 5000, allowedHosts: [url, '127.0.0.1:9'] });
 
   async function rejection(livekit: Partial<LiveKitEgressSettings>): Promise<AvatarError> {
     const error = await provider

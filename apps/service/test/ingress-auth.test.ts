@@ -213,7 +213,8 @@ describe('limits', () => {
     const slow = await startTestService({
       avatarsDir,
       standIn: true,
-      limits: { maxOutputBufferBytes: 32 * 1024, maxMessageBytes: 512 * 1024 },
+      // Intake uncapped: the audio must come in faster than the reader takes the output.
+      limits: { maxOutputBufferBytes: 32 * 1024, maxMessageBytes: 512 * 1024, maxIntakeRealtimeFactor: 0 },
     });
     try {
       const client = await TestClient.open(slow, await mintToken(slow));

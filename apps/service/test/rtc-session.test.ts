@@ -26,7 +26,10 @@ const RATE = 16000;
 
 let service: RunningService;
 beforeAll(async () => {
-  service = await startTestService({ avatarsDir: await makeAvatarsDir() });
+  service = await startTestService({
+    avatarsDir: await makeAvatarsDir(),
+    extra: { liveKitEgress: { allowedHosts: [url] } },
+  });
 });
 afterAll(async () => {
   await service?.close();

@@ -1,5 +1,6 @@
 /** The bin's configuration: flags win over environment variables. */
 import { parseArgs } from 'node:util';
+import { DEFAULT_RESERVED_IDENTITIES } from './participant.js';
 import type { BuildTokenServerOptions } from './server.js';
 
 export const USAGE = `avatar-drive-token-server [options]
@@ -11,6 +12,8 @@ export const USAGE = `avatar-drive-token-server [options]
   --rate-window SECONDS    RATE_LIMIT_WINDOW_SECONDS (default 60)
   --room NAME              LIVEKIT_ROOM: default room (default avatar-drive)
   --agent NAME             LIVEKIT_AGENT_NAME: agent dispatched into the room (default: none)
+  --reserved-identities L  RESERVED_IDENTITIES: identities never issued, comma-separated, x* = prefix
+                           (default ${DEFAULT_RESERVED_IDENTITIES.join(',')}: the avatar's and agents')
   --log-level LEVEL        LOG_LEVEL (default info)
 
   LiveKit (POST /token):           LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET
@@ -45,6 +48,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
       'rate-window': { type: 'string' },
       room: { type: 'string' },
       agent: { type: 'string' },
+      'reserved-identities': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -57,6 +61,14 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
   const ttl = env.AVATAR_DRIVE_TOKEN_TTL_SECONDS;
   const room = values.room ?? env.LIVEKIT_ROOM;
   const agentName = values.agent ?? env.LIVEKIT_AGENT_NAME;
+  const reservedText = values['reserved-identities'] ?? env.RESERVED_IDENTITIES;
+  const reservedIdentities =
+    reservedText === undefined
+      ? undefined
+      : reservedText
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean);
   return {
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: int('--port', values.port ?? env.PORT, 8790),
@@ -89,6 +101,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
                       .filter(Boolean),
             },
       rateLimit: max === 0 ? false : { max, timeWindowMs: windowSeconds * 1000 },
+      ...(reservedIdentities && { reservedIdentities }),
     },
   };
 }

@@ -5,9 +5,20 @@
  */
 export { type BinConfig, resolveBinConfig, USAGE } from './config.js';
 export {
-  type AvatarDriveSettings,
+  checkParticipant,
+  DEFAULT_AVATAR_IDENTITY,
+  DEFAULT_RESERVED_IDENTITIES,
   DEFAULT_ROOM,
   defaultIdentity,
+  isReservedIdentity,
+  type Participant,
+  type ParticipantHook,
+  ParticipantRefused,
+  referenceParticipant,
+  type TokenRequestBody,
+} from './participant.js';
+export {
+  type AvatarDriveSettings,
   LIVEKIT_TOKEN_TTL_SECONDS,
   type LiveKitServerApi,
   type LiveKitSettings,

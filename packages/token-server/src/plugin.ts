@@ -3,7 +3,9 @@
  * like) or run the bin. Routes:
  *
  * - `POST /token {room?, identity?}` → `{token, url, room, identity}`: a LiveKit access token
- *   (1 h) for the browser, after creating the room and dispatching the configured agent.
+ *   (1 h) for the browser, after creating the room and dispatching the configured agent. The
+ *   room and identity are the mounting app's decision (`participant` hook); reserved identities
+ *   (the avatar's) are never issued. Put the app's own user authentication in front of it.
  * - `POST /session-token {}` → `{sessionToken, expireAt, appId}`: a driving-service session
  *   token, minted with this server's API key (which never leaves the server).
  * - `GET /health` → `{status: 'ok', livekit, avatarDrive}`.
@@ -11,13 +13,20 @@
  * Every body is validated by a JSON schema; errors are `{error}`; CORS and rate limiting are
  * configured per plugin instance.
  */
-import { randomBytes } from 'node:crypto';
 import { isAvatarError } from '@avatar-drive/core';
 import { mintSessionToken } from '@avatar-drive/server-sdk';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { AccessToken, AgentDispatchClient, RoomServiceClient } from 'livekit-server-sdk';
+import {
+  checkParticipant,
+  DEFAULT_RESERVED_IDENTITIES,
+  DEFAULT_ROOM,
+  type ParticipantHook,
+  referenceParticipant,
+  type TokenRequestBody,
+} from './participant.js';
 
 /** LiveKit settings for POST /token. */
 export interface LiveKitSettings {
@@ -70,17 +79,22 @@ export interface TokenServerOptions {
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /** Replaces the LiveKit server API calls (tests). */
   livekitApi?: (settings: LiveKitSettings) => LiveKitServerApi;
+  /**
+   * Decides the room and identity of each POST /token request, from the request (your session,
+   * your user). Default: {@link referenceParticipant} — the body's room and identity, a generated
+   * `browser-<8 hex>` identity when none is given — which suits unauthenticated demos only.
+   */
+  participant?: ParticipantHook;
+  /**
+   * Identities never issued, whatever the hook returns (exact, case-insensitive; `x*` = prefix).
+   * Default {@link DEFAULT_RESERVED_IDENTITIES}: the avatar's and LiveKit agents'.
+   */
+  reservedIdentities?: readonly string[];
 }
 
 /** Lifetime of the LiveKit access tokens POST /token issues. */
 export const LIVEKIT_TOKEN_TTL_SECONDS = 3600;
-/** Room used when neither the request nor the config names one. */
-export const DEFAULT_ROOM = 'avatar-drive';
-
-interface TokenBody {
-  room?: string;
-  identity?: string;
-}
+type TokenBody = TokenRequestBody;
 
 const errorSchema = {
   type: 'object',
@@ -170,11 +184,6 @@ function completeAvatarDrive(
   return settings as AvatarDriveSettings;
 }
 
-/** `browser-` and 8 hex digits. */
-export function defaultIdentity(): string {
-  return `browser-${randomBytes(4).toString('hex')}`;
-}
-
 /**
  * The token routes as a fastify plugin.
  *
@@ -199,6 +208,8 @@ export const tokenServerPlugin: FastifyPluginAsync<TokenServerOptions> = async (
   const livekit = completeLiveKit(options.livekit);
   const avatarDrive = completeAvatarDrive(options.avatarDrive);
   const api = livekit ? (options.livekitApi ?? livekitServerApi)(livekit) : undefined;
+  const decide = options.participant ?? referenceParticipant(livekit?.defaultRoom ?? DEFAULT_ROOM);
+  const reserved = options.reservedIdentities ?? DEFAULT_RESERVED_IDENTITIES;
 
   if (options.cors) {
     await app.register(cors, { origin: options.cors.origin, methods: ['GET', 'POST'], maxAge: 600 });
@@ -262,14 +273,11 @@ export const tokenServerPlugin: FastifyPluginAsync<TokenServerOptions> = async (
             'LiveKit credentials are not configured on the token server: set LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET.',
         });
       }
-      const body = request.body ?? {};
-      const room = body.room ?? livekit.defaultRoom ?? DEFAULT_ROOM;
-      const trimmed = body.identity?.trim() ?? '';
-      const identity = trimmed === '' ? defaultIdentity() : trimmed;
+      const { room, identity, name } = checkParticipant(await decide(request), reserved);
 
       const accessToken = new AccessToken(livekit.apiKey, livekit.apiSecret, {
         identity,
-        name: identity,
+        name,
         ttl: LIVEKIT_TOKEN_TTL_SECONDS,
       });
       accessToken.addGrant({

@@ -7,6 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
+import { inject } from 'vitest';
 import {
   type DrivingConnectionFactory,
   drivingConnectionFromAvatarSession,
@@ -36,6 +37,8 @@ export async function startDrivingService(): Promise<DrivingService> {
     apps: [{ appId: APP_ID, apiKeyHashes: [hashApiKey(apiKey)] }],
     signingKey: new Uint8Array(crypto.getRandomValues(new Uint8Array(32))),
     avatarsDir,
+    // The one LiveKit server these tests use is the one the service may join.
+    liveKitEgress: { allowedHosts: [inject('livekitUrl')] },
     logger: createLogger({ level: 'warn' }),
   });
   return { service, apiKey };

@@ -29,11 +29,13 @@ import {
   TrackPublishOptions,
   TrackSource,
 } from '@livekit/rtc-node';
+import type { Logger } from 'pino';
 import {
   PUBLISH_ON_BEHALF_ATTRIBUTE,
   type ResolvedLiveKitConfig,
   resolveLiveKitConfig,
 } from './livekit-config.js';
+import { type AllowedHost, hostNotAllowed, isAllowedHost, parseAllowedHosts } from './livekit-hosts.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
 import type {
   EgressEventName,
@@ -66,15 +68,30 @@ export interface LiveKitEgressOptions {
    * plugins do (reported as error `connectionClosed`). Default true.
    */
   leaveWithAgent?: boolean;
+  /**
+   * The LiveKit servers sessions may join (see livekit-hosts.ts for the entry forms). Default:
+   * none — every LiveKit egress is refused with `invalidEgressConfig` until the operator lists
+   * its servers.
+   */
+  allowedHosts?: readonly string[];
+  /** Where failures with upstream detail go (that detail never reaches the client). */
+  logger?: Logger;
 }
+
+type ProviderOptions = Required<Omit<LiveKitEgressOptions, 'allowedHosts' | 'logger'>> & {
+  logger: Logger | undefined;
+};
 
 /** Opens {@link LiveKitEgressSession}s. */
 export class LiveKitEgressProvider implements EgressProvider {
   readonly kind = 'livekit' as const;
-  readonly #options: Required<LiveKitEgressOptions>;
+  readonly #options: ProviderOptions;
+  readonly #allowedHosts: AllowedHost[];
 
   constructor(options: LiveKitEgressOptions = {}) {
+    this.#allowedHosts = parseAllowedHosts(options.allowedHosts ?? []);
     this.#options = {
+      logger: options.logger,
       defaultIdleTimeoutS: options.defaultIdleTimeoutS ?? 300,
       tokenTtlS: options.tokenTtlS ?? 6 * 3600,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
@@ -100,6 +117,14 @@ export class LiveKitEgressProvider implements EgressProvider {
       );
     }
     const resolved = await resolveLiveKitConfig(config.livekit, this.#options);
+    const target = new URL(resolved.url);
+    if (!isAllowedHost(this.#allowedHosts, target)) {
+      this.#options.logger?.warn(
+        { connectionId: config.connectionId, host: target.host },
+        'LiveKit egress refused: host not in the allowed list',
+      );
+      throw hostNotAllowed(target);
+    }
     const session = new LiveKitEgressSession(config, resolved, this.#options);
     await session.connect();
     return session;
@@ -113,7 +138,7 @@ export class LiveKitEgressSession implements EgressSession {
   readonly kind = 'livekit' as const;
   readonly #config: EgressOpenConfig;
   readonly #resolved: ResolvedLiveKitConfig;
-  readonly #options: Required<LiveKitEgressOptions>;
+  readonly #options: ProviderOptions;
   readonly #emitter = new EventEmitter();
   readonly #room = new Room();
   /** Rate of the published track: the session's, or twice it when 10 ms is not whole samples. */
@@ -127,11 +152,7 @@ export class LiveKitEgressSession implements EgressSession {
   #open = false;
   #closing: Promise<void> | undefined;
 
-  constructor(
-    config: EgressOpenConfig,
-    resolved: ResolvedLiveKitConfig,
-    options: Required<LiveKitEgressOptions>,
-  ) {
+  constructor(config: EgressOpenConfig, resolved: ResolvedLiveKitConfig, options: ProviderOptions) {
     this.#config = config;
     this.#resolved = resolved;
     this.#options = options;
@@ -172,6 +193,7 @@ export class LiveKitEgressSession implements EgressSession {
         () => this.#room.disconnect(),
         () => {},
       );
+      this.#logUpstream('LiveKit join failed', cause);
       throw connectError(cause, url, this.#options.connectTimeoutMs);
     }
     try {
@@ -198,9 +220,10 @@ export class LiveKitEgressSession implements EgressSession {
     } catch (error) {
       await this.#release();
       if (isAvatarError(error)) throw error;
+      this.#logUpstream('LiveKit track publish failed', error);
       throw new AvatarError(
         'egressUnavailable',
-        `The avatar joined room "${this.#resolved.roomName}" but could not publish its audio track: ${errorText(error)}. Retry; check that the token grants canPublish.`,
+        `The avatar joined room "${this.#resolved.roomName}" but could not publish its audio track. Retry; check that the token grants canPublish.`,
         { phase: 'configure', cause: error },
       );
     }
@@ -361,10 +384,11 @@ export class LiveKitEgressSession implements EgressSession {
     if (!this.#open || !local || this.#room.connectionState === ConnectionState.CONN_DISCONNECTED) return;
     local.publishData(bytes, { reliable: true, topic }).catch((error: unknown) => {
       if (!this.#open) return;
+      this.#logUpstream(`LiveKit publishData (${topic}) failed`, error);
       this.#fail(
         new AvatarError(
           'egressUnavailable',
-          `Publishing ${topic} into room "${this.#resolved.roomName}" failed: ${errorText(error)}. Start a new session.`,
+          `Publishing ${topic} into room "${this.#resolved.roomName}" failed. Start a new session.`,
           { phase: 'stream', cause: error },
         ),
       );
@@ -382,15 +406,24 @@ export class LiveKitEgressSession implements EgressSession {
         void this.close();
       },
       onError: (error: unknown) => {
+        this.#logUpstream('LiveKit audio capture failed', error);
         this.#fail(
           new AvatarError(
             'egressUnavailable',
-            `The avatar's audio track stopped taking audio: ${errorText(error)}. Start a new session.`,
+            "The avatar's audio track stopped taking audio. Start a new session.",
             { phase: 'stream', cause: error },
           ),
         );
       },
     };
+  }
+
+  /** Upstream detail (LiveKit's answers, SDK errors) goes to the operator's log, never to the client. */
+  #logUpstream(what: string, error: unknown): void {
+    this.#options.logger?.warn(
+      { connectionId: this.#config.connectionId, url: this.#resolved.url, err: errorText(error) },
+      what,
+    );
   }
 
   #fail(error: AvatarError): void {
@@ -455,9 +488,10 @@ function connectError(cause: unknown, url: string, timeoutMs: number): AvatarErr
       { phase: 'configure', cause, retryable: false },
     );
   }
+  // The SDK's text can carry the body of whatever answered at that URL: it is logged, not returned.
   return new AvatarError(
     'egressUnavailable',
-    `Could not join the LiveKit server at ${url}: ${text}. Check livekit_egress.url; retry with backoff.`,
+    `Could not join the LiveKit server at ${url}. Check livekit_egress.url; retry with backoff.`,
     { phase: 'configure', cause },
   );
 }

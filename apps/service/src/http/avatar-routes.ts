@@ -1,6 +1,6 @@
 /**
  * Avatar manifests and assets. Asset URLs carry the content hash, so they are served with a strong
- * ETag and `immutable` caching. Readable with an API key, a session token (checked, not consumed)
+ * ETag and `immutable` caching, and answer conditional (If-None-Match) and range requests. Readable with an API key, a session token (checked, not consumed)
  * or an app id.
  */
 import { createReadStream } from 'node:fs';
@@ -9,6 +9,7 @@ import type { Avatar, AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import { httpError } from '../errors.js';
 import type { SessionTokens } from '../tokens.js';
+import { notModified, requestedRange } from './conditional-range.js';
 import { browserReadable, type CorsOrigins, DEFAULT_CORS_ORIGINS } from './cors.js';
 
 export interface AvatarRouteDeps {
@@ -185,7 +186,9 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
         querystring: authQuery,
         response: {
           200: { description: 'The asset bytes.', type: 'string', format: 'binary' },
+          206: { description: 'The requested byte range.', type: 'string', format: 'binary' },
           304: { description: 'Not modified.', type: 'null' },
+          416: { description: 'The range lies outside the asset.', type: 'null' },
           '4xx': { $ref: 'ErrorBody#' },
         },
       },
@@ -205,11 +208,27 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
       const etag = `"sha256-${asset.sha256}"`;
       reply.header('etag', etag);
       reply.header('cache-control', 'public, max-age=31536000, immutable');
-      const inm = request.headers['if-none-match'];
-      if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+      reply.header('accept-ranges', 'bytes');
+      if (notModified(headerValue(request, 'if-none-match'), etag)) {
         return reply.code(304).send();
       }
+      const range = requestedRange(
+        headerValue(request, 'range'),
+        headerValue(request, 'if-range'),
+        asset.size,
+        etag,
+      );
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${asset.size}`);
+        return reply.code(416).send();
+      }
       reply.header('content-type', asset.contentType);
+      if (range) {
+        reply.code(206);
+        reply.header('content-range', `bytes ${range.start}-${range.end}/${asset.size}`);
+        reply.header('content-length', String(range.end - range.start + 1));
+        return reply.send(createReadStream(asset.path, { start: range.start, end: range.end }));
+      }
       reply.header('content-length', String(asset.size));
       return reply.send(createReadStream(asset.path));
     },

@@ -19,7 +19,7 @@ export const DEFAULT_CORS_ORIGINS: CorsOrigins = '*';
 /** Request headers a browser page may send to the browser-facing routes. */
 const ALLOWED_HEADERS = ['x-app-id', 'x-session-key', 'if-none-match'];
 /** Response headers a page may read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'ETag, Retry-After';
+const EXPOSED_HEADERS = 'ETag, Retry-After, Content-Range, Accept-Ranges';
 const PREFLIGHT_MAX_AGE_S = 600;
 
 /**

@@ -1,6 +1,6 @@
 /** GET /healthz (process up), /readyz (can take sessions), /metrics (Prometheus). */
 import type { FastifyInstance } from 'fastify';
-import type { EnginePool } from '../engine/engine-pool.js';
+import type { EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { SharedStore } from '../store/shared-store.js';
 
@@ -19,8 +19,23 @@ const checkSchema = {
     region: { type: 'string' },
     version: { type: 'string' },
     checks: { type: 'object', additionalProperties: { type: 'string' } },
+    warnings: { type: 'array', items: { type: 'string' } },
   },
 } as const;
+
+/** What an operator should know about the store that does not stop the node from serving. */
+async function storeWarnings(store: SharedStore): Promise<string[]> {
+  if (!store.persistence) return [];
+  try {
+    const { state, detail } = await store.persistence();
+    if (state === 'on') return [];
+    return [
+      `store persistence ${state} (${detail}): after a Redis restart, session tokens already used work once more until they expire. Enable RDB or AOF persistence on this Redis.`,
+    ];
+  } catch {
+    return [];
+  }
+}
 
 export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps): Promise<void> {
   app.get(
@@ -47,8 +62,15 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
       }
       checks.engine = deps.engine.ready() ? `ok (${deps.engine.mode})` : 'unavailable';
       const ready = Object.values(checks).every((c) => c.startsWith('ok'));
+      const warnings = ready ? await storeWarnings(deps.store) : [];
       reply.code(ready ? 200 : 503);
-      return { status: ready ? 'ready' : 'unavailable', region: deps.region, version: deps.version, checks };
+      return {
+        status: ready ? 'ready' : 'unavailable',
+        region: deps.region,
+        version: deps.version,
+        checks,
+        ...(warnings.length > 0 && { warnings }),
+      };
     },
   );
   app.get(

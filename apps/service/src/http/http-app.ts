@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
+import { httpServerTimeouts } from './connection-guard.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 
@@ -16,7 +17,13 @@ export interface HttpAppDeps extends ConsoleRouteDeps, AvatarRouteDeps, HealthRo
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  // Fastify's own default (requestTimeout 0) would switch off Node's header timeout too.
+  const timeouts = httpServerTimeouts(deps.limits);
   const app: FastifyInstance = Fastify({
+    http: timeouts,
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: deps.limits.connectionIdleTimeoutMs,
     loggerInstance: deps.logger as unknown as import('fastify').FastifyBaseLogger,
     // Requests are logged by the hook below, without query strings (they can carry session tokens).
     logController: new LogController({ disableRequestLogging: true }),

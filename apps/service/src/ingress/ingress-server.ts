@@ -3,8 +3,11 @@
  * the upgrade, takes a concurrency slot, consumes the single-use token, then hands the socket to a
  * {@link DriveSession}. A session refused for capacity or an unreachable store keeps its token.
  *
- * Before the upgrade: 404 unknown path or avatar, 400 bad request or app mismatch, 401 missing,
- * invalid, expired or already-used token — each with a JSON error body.
+ * Before the upgrade: 404 unknown path or avatar, 405/400 a request that is no WebSocket handshake
+ * (checked before anything is taken, {@link handshakeProblem}), 400 bad request or app mismatch,
+ * 401 missing, invalid, expired or already-used token — each with a JSON error body.
+ * A slot is released on every path that does not end in a session: ws refusing the upgrade, or
+ * the client leaving while the upgrade was under way.
  * After the upgrade (so browser clients, which cannot read an upgrade's HTTP status, see a code):
  * ServerError + close 4003 when the app is at its concurrency limit, 4503 when the shared store
  * cannot be reached.
@@ -13,20 +16,28 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type AvatarError, type AvatarErrorCode, wire } from '@avatar-drive/core';
-import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  type AvatarError,
+  type AvatarErrorCode,
+  CloseCode,
+  encodeMessage,
+  serverErrorMessage,
+} from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import type { EgressRegistry } from '../egress/registry.js';
-import type { EnginePool } from '../engine/engine-pool.js';
+import type { EnginePool } from '../engine-pool/engine-pool.js';
 import { errorBody } from '../errors.js';
+import { clientAddress } from '../http/client-address.js';
+import type { ConnectionGuard } from '../http/connection-guard.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
 import type { SessionTokens } from '../tokens.js';
 import { DriveSession } from './drive-session.js';
+import { handshakeProblem, socketGone } from './handshake.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
 
@@ -40,6 +51,8 @@ export interface IngressDeps {
   metrics: ServiceMetrics;
   limits: ServiceLimits;
   logger: Logger;
+  /** Told when a connection becomes a session (it then leaves the per-address connection count). */
+  connections?: ConnectionGuard;
 }
 
 export class IngressServer {
@@ -91,6 +104,13 @@ export class IngressServer {
     const path = url.pathname.replace(/\/+$/, '');
     if (!INGRESS_PATHS.includes(path)) {
       refuse(404, 'invalidRequest', `No WebSocket endpoint at ${path}. Connect to /v2/driveningress.`);
+      return;
+    }
+    const problem = handshakeProblem(req);
+    if (problem) {
+      logger.debug({ address: clientAddress(req), status: problem.status }, 'not a WebSocket handshake');
+      metrics.recordError('invalidRequest');
+      reject(socket, problem.status, 'invalidRequest', problem.detail, problem.headers);
       return;
     }
     const appId = header(req, 'x-app-id') ?? url.searchParams.get('appId') ?? '';
@@ -148,6 +168,11 @@ export class IngressServer {
       );
       return;
     }
+    // A client that left while the token was checked gets nothing taken on its behalf.
+    if (socketGone(socket)) {
+      socket.destroy();
+      return;
+    }
     const connectionId = `conn_${randomBytes(12).toString('base64url')}`;
     let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
     let slotTaken = false;
@@ -159,7 +184,7 @@ export class IngressServer {
       if (!slotTaken) {
         closeAfterUpgrade = {
           code: 'concurrencyLimit',
-          closeCode: 4003,
+          closeCode: CloseCode.ConcurrencyLimit,
           message: `This app already has ${limit} sessions open. Wait for one to end, then retry (the session token was not spent).`,
         };
       } else if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
@@ -178,50 +203,74 @@ export class IngressServer {
       logger.warn({ err: error.message }, 'shared store unavailable: refusing a new session');
       closeAfterUpgrade = {
         code: 'upstreamError',
-        closeCode: 4503,
+        closeCode: CloseCode.UpstreamUnavailable,
         message:
           'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
     }
+    let released = false;
     const release = () => {
-      if (slotTaken) releaseSlot(store, appId, connectionId);
+      if (slotTaken && !released) releaseSlot(store, appId, connectionId);
+      released = true;
     };
-    if (socket.destroyed) {
+    if (socketGone(socket)) {
       release();
+      socket.destroy();
       return;
     }
+    // ws answers every handshake synchronously: the callback below runs before handleUpgrade
+    // returns, or never (ws refused it, or the socket was half-closed). Unless a session took the
+    // slot over, it goes back (also when something below throws).
+    let sessionOwnsSlot = false;
+    try {
+      this.#upgrade(req, socket, head, connectionId, closeAfterUpgrade, (ws) => {
+        const session: DriveSession = new DriveSession(
+          ws,
+          socket,
+          { connectionId, appId, avatarId },
+          this.#deps,
+          () => {
+            this.sessions.delete(session);
+            release();
+          },
+        );
+        sessionOwnsSlot = true;
+        this.sessions.add(session);
+        this.#deps.connections?.promote(socket);
+        logger.debug({ connectionId, appId, avatarId }, 'session opened');
+      });
+    } finally {
+      if (!sessionOwnsSlot && !released) {
+        release();
+        logger.debug({ connectionId, appId }, 'no session came of the upgrade: session slot released');
+      }
+    }
+  }
+
+  /** Completes the upgrade: a refusal after it (closeAfterUpgrade), or `open` with the socket. */
+  #upgrade(
+    req: IncomingMessage,
+    socket: Socket,
+    head: Buffer,
+    connectionId: string,
+    closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined,
+    open: (ws: WebSocket) => void,
+  ): void {
+    const { metrics } = this.#deps;
     this.#wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       if (closeAfterUpgrade) {
         const { code, closeCode, message } = closeAfterUpgrade;
         metrics.recordError(code);
         ws.send(
-          toBinary(
-            wire.MessageSchema,
-            create(wire.MessageSchema, {
-              type: wire.MessageType.SERVER_ERROR,
-              data: {
-                case: 'serverError',
-                value: { connectionId, code: closeCode, message: `${code}: ${message}` },
-              },
-            }),
+          encodeMessage(
+            serverErrorMessage({ connectionId, code: closeCode, message: `${code}: ${message}` }),
           ),
         );
         ws.close(closeCode, code);
         setTimeout(() => ws.terminate(), 2000).unref();
         return;
       }
-      const session: DriveSession = new DriveSession(
-        ws,
-        socket,
-        { connectionId, appId, avatarId },
-        this.#deps,
-        () => {
-          this.sessions.delete(session);
-          release();
-        },
-      );
-      this.sessions.add(session);
-      logger.debug({ connectionId, appId, avatarId }, 'session opened');
+      open(ws);
     });
   }
 }
@@ -236,11 +285,21 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Answers an upgrade request with an HTTP error and a JSON body, then closes the socket. */
-function reject(socket: Socket, status: number, code: AvatarErrorCode, detail: string): void {
+function reject(
+  socket: Socket,
+  status: number,
+  code: AvatarErrorCode,
+  detail: string,
+  headers: Record<string, string> = {},
+): void {
   if (socket.destroyed) return;
   const body = JSON.stringify(errorBody(status, code, detail));
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      extra +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +

@@ -8,7 +8,12 @@
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type RateLimitResult, type SharedStore, StoreUnavailableError } from './shared-store.js';
+import {
+  type RateLimitResult,
+  type SharedStore,
+  type StorePersistence,
+  StoreUnavailableError,
+} from './shared-store.js';
 
 const ACQUIRE = `
 local t = redis.call('TIME')
@@ -135,6 +140,24 @@ export class RedisStore implements SharedStore {
       this.#redis.eval(HIT, 1, `${this.#prefix}rl:${key}`, windowMs),
     )) as [number, number];
     return { allowed: count <= limit, count, retryAfterMs: ttl };
+  }
+
+  /** RDB snapshots (`save`) or AOF (`appendonly`), from CONFIG GET, else INFO persistence. */
+  async persistence(): Promise<StorePersistence> {
+    try {
+      const save = (await this.#run(() => this.#redis.config('GET', 'save'))) as string[];
+      const aof = (await this.#run(() => this.#redis.config('GET', 'appendonly'))) as string[];
+      const saveRule = save[1] ?? '';
+      const appendonly = aof[1] ?? 'no';
+      const on = saveRule.trim() !== '' || appendonly === 'yes';
+      return { state: on ? 'on' : 'off', detail: `save "${saveRule}" appendonly ${appendonly}` };
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && this.#redis.status !== 'ready') throw error;
+    }
+    // Managed Redis often disables CONFIG; INFO still says whether AOF is on.
+    const info = await this.#run(() => this.#redis.info('persistence'));
+    if (/^aof_enabled:1\b/m.test(info)) return { state: 'on', detail: 'aof_enabled:1 (INFO)' };
+    return { state: 'unknown', detail: 'CONFIG GET is not allowed and AOF is off; RDB snapshots unknown' };
   }
 
   async ping(): Promise<void> {

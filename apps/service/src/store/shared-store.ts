@@ -28,9 +28,22 @@ export interface SharedStore {
   sessionCount(appId: string): Promise<number>;
   /** Counts one hit on `key` in a fixed window; `allowed` is false past `limit`. */
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /**
+   * Whether the store keeps its state across its own restart (Redis: RDB snapshots or AOF). A
+   * store that does not forgets used tokens on restart, so each works once more until it expires.
+   */
+  persistence?(): Promise<StorePersistence>;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What {@link SharedStore.persistence} found. */
+export interface StorePersistence {
+  /** `on`, `off`, or `unknown` (the store does not say, e.g. CONFIG is disabled). */
+  state: 'on' | 'off' | 'unknown';
+  /** How it was found (e.g. `save "" appendonly no`). */
+  detail: string;
 }
 
 /** The shared store cannot be reached (Redis down, timeout). */

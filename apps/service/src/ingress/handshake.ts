@@ -1,0 +1,61 @@
+/**
+ * The WebSocket handshake checks ws makes before it upgrades (RFC 6455 §4.2.1), made first, so a
+ * request ws would refuse never takes a session slot or spends a session token.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** A refused handshake: the HTTP status and what the client should do. */
+export interface HandshakeProblem {
+  status: number;
+  detail: string;
+  /** Extra response headers (the versions this server speaks, on a version mismatch). */
+  headers?: Record<string, string>;
+}
+
+/** 16 random bytes in base64 (RFC 6455 §4.1): 22 characters, then `==`. */
+const KEY_SHAPE = /^[+/0-9A-Za-z]{22}==$/;
+/** A subprotocol list: comma-separated RFC 7230 tokens. */
+const PROTOCOL_LIST = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+)*$/;
+
+/** What is wrong with `req` as a WebSocket opening handshake, or `undefined` when nothing is. */
+export function handshakeProblem(req: IncomingMessage): HandshakeProblem | undefined {
+  if (req.method !== 'GET') {
+    return {
+      status: 405,
+      detail: `A WebSocket opens with GET, not ${req.method}. Connect with a WebSocket client.`,
+    };
+  }
+  const upgrade = req.headers.upgrade;
+  if (typeof upgrade !== 'string' || upgrade.toLowerCase() !== 'websocket') {
+    return {
+      status: 400,
+      detail: 'The Upgrade header must be "websocket". Connect with a WebSocket client.',
+    };
+  }
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
+    return {
+      status: 400,
+      detail:
+        'Sec-WebSocket-Key is missing or malformed (16 random bytes in base64). Connect with a WebSocket client.',
+    };
+  }
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    return {
+      status: 400,
+      detail: 'Sec-WebSocket-Version must be 13. Connect with a WebSocket client.',
+      headers: { 'Sec-WebSocket-Version': '13, 8' },
+    };
+  }
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (protocols !== undefined && !PROTOCOL_LIST.test(protocols.trim())) {
+    return { status: 400, detail: 'Sec-WebSocket-Protocol is not a comma-separated list of tokens.' };
+  }
+  return undefined;
+}
+
+/** True when the client can no longer take an upgrade response (closed, or half-closed by it). */
+export function socketGone(socket: { destroyed: boolean; readable: boolean; writable: boolean }): boolean {
+  return socket.destroyed || !socket.readable || !socket.writable;
+}
