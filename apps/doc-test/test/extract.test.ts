@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractBlocks } from '../src/extract.js';
+import { extractBlocks } from '../harness/extract.js';
 
 const md = (...lines: string[]) => lines.join('\n');
 

@@ -1,6 +1,6 @@
 /**
  * Every code block of every README.md, run: ts/js in Node (or Chromium with a `browser` marker)
- * and sh in bash against what `pnpm start` runs, json parsed. The runner (src/runner.ts) works in
+ * and sh in bash against what `pnpm start` runs, json parsed. The runner (harness/runner.ts) works in
  * a network namespace of its own (`unshare --net`), so the stack takes its documented fixed ports
  * (8710, 8720, 8790, 8788, 5173) whatever else runs on the machine, and a snippet that uses the
  * built-in regions works as written. Blocks with a skip marker are listed as skipped, with the
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeBlock, collectBlocks } from '../src/extract.js';
+import { type CodeBlock, collectBlocks } from '../harness/extract.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const blocks = collectBlocks(ROOT);
@@ -34,7 +34,7 @@ beforeAll(async () => {
     process.execPath,
     '--import',
     'tsx',
-    join(import.meta.dirname, '../src/runner.ts'),
+    join(import.meta.dirname, '../harness/runner.ts'),
     list,
   ]);
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -14,9 +14,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseWav, wavToSendablePcm } from '@avatar-drive/core';
+import { startStack } from '@avatar-drive/demo/stack';
 import { launchChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
-import { startStack } from '../../demo/server/stack.ts';
 import type { CodeBlock } from './extract.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
