@@ -39,5 +39,8 @@ fi
 log "livekit-server (Go build, minutes on first run)"
 bash scripts/livekit.sh install
 
+log "deploy checks: helm, kubeconform, hadolint, Kubernetes schemas (Go build once, cached)"
+bash scripts/deploy-tools.sh install
+
 log "build"
 pnpm build

@@ -30,6 +30,9 @@ async function measure(label, options) {
   return { min: bytes.length, gzip, brotli };
 }
 
+await measure('standalone browser module (three included)', {
+  entryPoints: [join(root, 'src/index.ts')],
+});
 await measure('client-web + client-core + core + avatars + protobuf (no three)', {
   entryPoints: [join(root, 'src/index.ts')],
   external: ['three', 'three/*'],

@@ -169,7 +169,7 @@ const REMEMBERED_REQUESTS = 256;
  * @example
  * ```ts
  * const session = new AvatarSession({
- *   avatarId: 'aria', appId: 'app_…', apiKey: process.env.AVATAR_DRIVE_API_KEY, sampleRate: 16000,
+ *   avatarId: 'mika', appId: 'app_…', apiKey: process.env.AVATAR_DRIVE_API_KEY, sampleRate: 16000,
  *   onAudio: (msg) => browser.send(msg), onFrames: (msg) => browser.send(msg),
  * });
  * await session.start();
