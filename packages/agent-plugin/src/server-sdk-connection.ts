@@ -14,6 +14,8 @@ export interface RtcAvatarSessionLike {
   sendAudio(pcm: Int16Array, end?: boolean): string;
   /** Interrupts the latest request; returns its id. */
   interrupt(): string | undefined;
+  /** Begins a new turn (server-sdk drops the rest of an interrupted one until then). */
+  startTurn?(): void;
   close(): Promise<unknown>;
   // Method syntax (bivariant parameter): server-sdk's callback takes a narrower `state` union.
   onPlaybackState?(state: { reqId: string; state: string; playedMs: number }): unknown;
@@ -48,7 +50,9 @@ export function drivingConnectionFromAvatarSession(session: RtcAvatarSessionLike
   };
   const connection: DrivingConnection = {
     sendAudio(pcm, reqId, end) {
-      // Segments arrive one after another, each ended (flush) or interrupted before the next.
+      // Segments arrive one after another, each ended (flush) or interrupted before the next:
+      // a segment's first chunk is a new turn (after an interrupt the session drops input until then).
+      if (!ours.has(reqId)) session.startTurn?.();
       const id = session.sendAudio(pcm, end);
       ours.set(reqId, id);
       theirs.set(id, reqId);

@@ -63,6 +63,9 @@ interface RequestState {
 
 type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 
+/** The rate of a ClientConfigureSession without sample_rate (the audio contract's default). */
+const DEFAULT_SAMPLE_RATE = 16000;
+
 /** Requests remembered per connection (for late interrupt/pause/resume). */
 const KNOWN_REQUESTS = 64;
 
@@ -315,10 +318,13 @@ export class DriveSession {
       );
       return;
     }
-    if (!isSupportedSampleRate(config.sampleRate)) {
+    // An unset sample_rate (proto3 default 0) is the contract's default rate.
+    const sampleRate = config.sampleRate === 0 ? DEFAULT_SAMPLE_RATE : config.sampleRate;
+    if (!isSupportedSampleRate(sampleRate)) {
+      // "unsupported sample rate" is the phrase existing driveningress.v2 SDKs classify by.
       this.fail(
         'unsupportedSampleRate',
-        `Sample rate ${config.sampleRate} Hz is not supported. Use 8000, 16000, 22050, 24000, 32000, 44100 or 48000 Hz.`,
+        `unsupported sample rate ${sampleRate} Hz. Use 8000, 16000, 22050, 24000, 32000, 44100 or 48000 Hz, or leave sample_rate unset for 16000.`,
       );
       return;
     }
@@ -330,9 +336,9 @@ export class DriveSession {
       this.fail(e.code, e.message);
       return;
     }
-    this.#sampleRate = config.sampleRate;
+    this.#sampleRate = sampleRate;
     try {
-      this.#engine = this.#deps.engine.open(config.sampleRate);
+      this.#engine = this.#deps.engine.open(sampleRate);
     } catch (error) {
       this.fail(
         'upstreamError',
@@ -350,7 +356,7 @@ export class DriveSession {
       .open(kind, {
         connectionId: this.info.connectionId,
         avatarId: this.info.avatarId,
-        sampleRate: config.sampleRate,
+        sampleRate,
         livekit: config.livekitEgress,
         agora: config.agoraEgress,
       })
@@ -391,7 +397,7 @@ export class DriveSession {
         request.egressPhase = 'ended';
         request.egressPlayedMs = playedMs;
       }
-      if (this.#phase !== 'closed') this.#sendBytes(this.#animation.encode(reqId, [], true));
+      this.#sendFinalEnd(reqId);
       this.#sendPlaybackState(reqId, PlaybackState.ENDED, playedMs, '');
     });
     session.on('interrupted', ({ reqId, playedMs }) => {
@@ -401,6 +407,7 @@ export class DriveSession {
         request.egressPlayedMs = playedMs;
         request.cancelled = true;
       }
+      this.#sendFinalEnd(reqId);
       this.#sendPlaybackState(
         reqId,
         PlaybackState.INTERRUPTED,
@@ -561,7 +568,17 @@ export class DriveSession {
       this.#current = undefined;
       this.#engine?.reset();
     }
+    if (!request.playback.outputDone) this.#sendFinalEnd(request.reqId);
     this.#clock.interrupt(request.playback, reason);
+  }
+
+  /**
+   * Every request's animation ends with exactly one `end = true` message, an interrupted one
+   * too (empty, just before INTERRUPTED): clients without playback-state support, and relays
+   * waiting for `end`, get their terminal signal (docs/protocol.md, "Interrupt").
+   */
+  #sendFinalEnd(reqId: string): void {
+    if (this.#phase !== 'closed') this.#sendBytes(this.#animation.encode(reqId, [], true));
   }
 
   /** RTC mode: stops the request's egress output at once; exactly one INTERRUPTED follows. */
@@ -581,6 +598,7 @@ export class DriveSession {
     // (egressPhase is set by the listener the call above ran synchronously.)
     if ((request.egressPhase as RequestState['egressPhase']) !== 'interrupted') {
       request.egressPhase = 'interrupted';
+      this.#sendFinalEnd(request.reqId);
       this.#sendPlaybackState(request.reqId, PlaybackState.INTERRUPTED, 0, reason);
     }
   }
@@ -665,6 +683,7 @@ export class DriveSession {
             this.#current = undefined;
             this.#engine?.reset();
           }
+          if (!entry.outputDone) this.#sendFinalEnd(entry.reqId);
         }
         this.#sendPlaybackState(entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
         return;
