@@ -146,8 +146,10 @@ describe('examples/host-relay', () => {
     expect(browser.lastAnimation.has(first)).toBe(false);
     // The next speak is a new turn and plays whole.
     browser.send('speak');
-    await browser.until('the second utterance', () => browser.lastAnimation.has(browser.current));
-    expect(browser.current).not.toBe(first);
+    await browser.until(
+      'the second utterance',
+      () => browser.current !== first && browser.lastAnimation.has(browser.current),
+    );
     expect(browser.samples.get(browser.current)).toBe(32000);
     expect(browser.frames.get(browser.current)).toBe(50);
     browser.ws.close();
@@ -174,8 +176,10 @@ describe('examples/host-relay', () => {
     await sleep(200);
     expect(closed).toBe(false); // the browser's relay socket stays open
     browser.send('speak');
-    await browser.until('the utterance after the idle timeout', () => browser.lastAnimation.has(browser.current));
-    expect(browser.current).not.toBe(first);
+    await browser.until(
+      'the utterance after the idle timeout',
+      () => browser.current !== first && browser.lastAnimation.has(browser.current),
+    );
     expect(browser.samples.get(browser.current)).toBe(32000);
     expect(browser.frames.get(browser.current)).toBe(50);
     browser.ws.close();
