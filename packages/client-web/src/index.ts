@@ -17,8 +17,11 @@ export {
   type AvatarErrorCode,
   type ConnectionState,
   type ConversationState,
+  type FeedPcmResult,
+  type PcmInput,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
+export { type AudioFeed, type AudioFeedTarget, type FeedAudioOptions, feedAudio } from './audio-feed.js';
 export { type AssetStore, openAssetStore } from './asset-cache.js';
 export {
   AvatarController,
