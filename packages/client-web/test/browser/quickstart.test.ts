@@ -155,6 +155,21 @@ async function speakAndMeasure(page: Page, act: () => Promise<unknown>) {
   return page.evaluate(() => ({ ...(window as PageWindow).heard }));
 }
 
+describe('docs/quickstart-voice-agent.md', () => {
+  it('shows the example files exactly as they are', async () => {
+    const doc = await readFile(join(exampleDir, '../../docs/quickstart-voice-agent.md'), 'utf8');
+    const blocks = [...doc.matchAll(/^```(?:ts|js) (examples\/voice-agent\/\S+)\n([\s\S]*?)^```$/gm)];
+    expect(blocks.map((b) => b[1])).toEqual([
+      'examples/voice-agent/tts.mjs',
+      'examples/voice-agent/page.ts',
+      'examples/voice-agent/server.mjs',
+    ]);
+    for (const [, file, code] of blocks) {
+      expect(code, file).toBe(await readFile(join(exampleDir, '../..', file!), 'utf8'));
+    }
+  });
+});
+
 describe('the voice-agent quick start in Chromium', () => {
   it('SDK mode: the page streams a TTS (24 kHz float chunks) through feedAudio, and a MediaStream', async () => {
     const page = await quickstartPage('sdk');
