@@ -27,9 +27,15 @@ const server = createServer(async (req, res) => {
     const js = readFileSync(new URL('./public/page.js', import.meta.url)); // pnpm build makes it
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
   } else if (req.method === 'POST' && req.url === '/session-token') {
-    const sessionToken = await createSessionToken({ apiKey: env.AVATAR_DRIVE_API_KEY, ...where, ttlSeconds: 600 });
+    const sessionToken = await createSessionToken({
+      apiKey: env.AVATAR_DRIVE_API_KEY,
+      ...where,
+      ttlSeconds: 600,
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ sessionToken, appId: env.AVATAR_DRIVE_APP_ID, avatarId: env.AVATAR_ID, ...where }));
+    res.end(
+      JSON.stringify({ sessionToken, appId: env.AVATAR_DRIVE_APP_ID, avatarId: env.AVATAR_ID, ...where }),
+    );
   } else {
     res.writeHead(404).end();
   }

@@ -39,7 +39,10 @@ interface UpgradeRefusal {
 }
 
 /** Opens an upgrade that must be refused; returns the HTTP status and JSON body. */
-async function refusedUpgrade(headers: Record<string, string>, avatarId = AVATAR_ID): Promise<UpgradeRefusal> {
+async function refusedUpgrade(
+  headers: Record<string, string>,
+  avatarId = AVATAR_ID,
+): Promise<UpgradeRefusal> {
   const client = new TestClient(`${service.ingressUrl}?id=${avatarId}`, headers);
   try {
     await client.opened;
@@ -114,8 +117,9 @@ describe('upgrade refusals: status, code, title and detail', () => {
       name: 'an expired token',
       headers: async () => ({
         'X-App-ID': APP_ID,
-        'X-Session-Key': (await new SessionTokens(SIGNING_KEY).mint(APP_ID, Math.floor(Date.now() / 1000) - 5))
-          .token,
+        'X-Session-Key': (
+          await new SessionTokens(SIGNING_KEY).mint(APP_ID, Math.floor(Date.now() / 1000) - 5)
+        ).token,
       }),
       status: 401,
       code: 'sessionTokenExpired',

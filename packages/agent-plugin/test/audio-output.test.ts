@@ -233,7 +233,7 @@ describe('drivingConnectionFromAvatarSession', () => {
     ]);
   });
 
-  it("starts a new turn for each segment, so the next reply after an interrupt is not dropped", () => {
+  it('starts a new turn for each segment, so the next reply after an interrupt is not dropped', () => {
     // server-sdk's rule: after interrupt() of an open turn, sendAudio drops input until startTurn().
     let n = 0;
     let open: string | undefined;

@@ -11,8 +11,7 @@
  * run), fresh page each time. Prints CPU ms per frame, frames per second, and the ratio to the
  * defaults of the same round.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@avatar-drive/test-chromium';
@@ -41,7 +40,10 @@ function treeCpuSeconds(root: number): number {
       const text = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
       // after "pid (comm) ": state ppid … utime(14th overall → index 11 here) stime(12)
-      stats.set(Number(name), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK });
+      stats.set(Number(name), {
+        ppid: Number(fields[1]),
+        cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK,
+      });
     } catch {
       // the process ended meanwhile
     }
@@ -83,7 +85,9 @@ const context = await chromium.launchPersistentContext(profile, {
 // tsx compiles the evaluated functions with esbuild's keepNames, which calls __name().
 await context.addInitScript('window.__name = (f) => f');
 const pid = browserPid(profile);
-console.log(`AvatarView CPU rendering cost, software WebGL (SwiftShader), ${AVATAR} in 480×480 CSS px at DPR 2`);
+console.log(
+  `AvatarView CPU rendering cost, software WebGL (SwiftShader), ${AVATAR} in 480×480 CSS px at DPR 2`,
+);
 console.log(`${SECONDS} s per configuration, ${ROUNDS} rounds interleaved\n`);
 const results = new Map<string, { msPerFrame: number[]; fps: number[]; ratio: number[] }>();
 try {
@@ -105,7 +109,10 @@ try {
           const manifest = await (await fetch(`/built-in/${id}/manifest.json`)).json();
           const glb = await (await fetch(`/built-in/${id}/avatar.glb`)).arrayBuffer();
           const avatar = new Avatar(
-            { ...manifest, assets: [{ kind: 'model', name: 'avatar.glb', url: 'avatar.glb', size: glb.byteLength }] },
+            {
+              ...manifest,
+              assets: [{ kind: 'model', name: 'avatar.glb', url: 'avatar.glb', size: glb.byteLength }],
+            },
             new Map([['avatar.glb', glb]]),
             0,
           );

@@ -4,7 +4,7 @@
  * chunks (a streaming TTS: any rate, float or s16). Conversion and chunking are core's
  * `feedPcm`; this module adds the MediaStream capture and the SDK's configured rate.
  */
-import { AvatarError, feedPcm, type FeedPcmResult, type PcmInput } from '@avatar-drive/core';
+import { AvatarError, type FeedPcmResult, feedPcm, type PcmInput } from '@avatar-drive/core';
 import { requireConfig } from './sdk.js';
 
 /** What {@link feedAudio} sends to: an AvatarController in SDK mode has it. */
@@ -57,7 +57,10 @@ export function feedAudio(
 ): AudioFeed {
   const outputRate = requireConfig('feedAudio()').sampleRate;
   if (typeof target?.send !== 'function') {
-    throw new AvatarError('invalidRequest', 'feedAudio(target, …) needs a target with send(pcm, end): pass view.controller.');
+    throw new AvatarError(
+      'invalidRequest',
+      'feedAudio(target, …) needs a target with send(pcm, end): pass view.controller.',
+    );
   }
   const stopper = new AbortController();
   options.signal?.addEventListener('abort', () => stopper.abort(), { once: true });
@@ -70,7 +73,9 @@ export function feedAudio(
     return { done, stop: () => stopper.abort() };
   }
   const iterable =
-    source !== null && typeof source === 'object' && (Symbol.asyncIterator in source || Symbol.iterator in source);
+    source !== null &&
+    typeof source === 'object' &&
+    (Symbol.asyncIterator in source || Symbol.iterator in source);
   if (!iterable) {
     throw new AvatarError(
       'invalidRequest',
@@ -125,7 +130,7 @@ function captureMediaStream(
   const queue: Float32Array[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
-  let release = () => undefined as void;
+  let release: () => void = () => {};
   const finish = () => {
     if (ended) return;
     ended = true;

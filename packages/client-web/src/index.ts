@@ -21,8 +21,8 @@ export {
   type PcmInput,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
-export { type AudioFeed, type AudioFeedTarget, type FeedAudioOptions, feedAudio } from './audio-feed.js';
 export { type AssetStore, openAssetStore } from './asset-cache.js';
+export { type AudioFeed, type AudioFeedTarget, type FeedAudioOptions, feedAudio } from './audio-feed.js';
 export {
   AvatarController,
   type AvatarControllerOptions,

@@ -62,8 +62,10 @@ describe('feedPcm', () => {
     await expect(
       feedPcm([new Float64Array(4) as never], () => undefined, { inputRate: 24000, outputRate: 16000 }),
     ).rejects.toMatchObject({ code: 'invalidAudio' });
-    await expect(feedPcm([], () => undefined, { inputRate: 24000, outputRate: 11025 })).rejects.toMatchObject({
-      code: 'unsupportedSampleRate',
-    });
+    await expect(feedPcm([], () => undefined, { inputRate: 24000, outputRate: 11025 })).rejects.toMatchObject(
+      {
+        code: 'unsupportedSampleRate',
+      },
+    );
   });
 });

@@ -16,7 +16,11 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
 });
 
-const LIVEKIT = { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'secret-of-at-least-32-characters!' };
+const LIVEKIT = {
+  url: 'ws://127.0.0.1:7880',
+  apiKey: 'devkey',
+  apiSecret: 'secret-of-at-least-32-characters!',
+};
 
 /** The reference token server; `livekitApi` stands in for the room server (not under test here). */
 async function tokenServer(withCredentials: boolean): Promise<string> {

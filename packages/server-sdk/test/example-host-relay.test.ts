@@ -89,7 +89,10 @@ async function browserSide(url: string) {
         for (const bytes of list) {
           const m = decoder.decode(bytes);
           if (m.kind !== 'animation') continue;
-          frames.set(m.conversationId, (frames.get(m.conversationId) ?? 0) + animationToDriveFrames(m.animation).length);
+          frames.set(
+            m.conversationId,
+            (frames.get(m.conversationId) ?? 0) + animationToDriveFrames(m.animation).length,
+          );
           if (m.last) lastAnimation.add(m.conversationId);
         }
       },

@@ -33,13 +33,11 @@ beforeAll(async () => {
   if (!serviceBuilt)
     throw new Error('apps/service/dist/main.js is missing: run pnpm build (scripts/setup.sh does).');
   // The example's own build step, as the quick start tells a user to run it.
-  await promisify(execFile)(join(exampleDir, 'node_modules/.bin/esbuild'), [
-    'page.ts',
-    '--bundle',
-    '--format=esm',
-    '--target=es2022',
-    '--outfile=public/page.js',
-  ], { cwd: exampleDir });
+  await promisify(execFile)(
+    join(exampleDir, 'node_modules/.bin/esbuild'),
+    ['page.ts', '--bundle', '--format=esm', '--target=es2022', '--outfile=public/page.js'],
+    { cwd: exampleDir },
+  );
   pageServer = await startPageServer(); // only to build the test avatar's model in a page
   chrome = await launchChromium();
   workDir = await mkdtemp(join(tmpdir(), 'client-web-quickstart-'));
@@ -125,7 +123,8 @@ async function quickstartPage(mode: 'sdk' | 'host'): Promise<Page> {
     c.onConversationState = (state: string) => {
       if (state === 'playing') heard.playing += 1;
     };
-    c.onError = (e: { code: string; message: string }) => console.error('controller error', e.code, e.message);
+    c.onError = (e: { code: string; message: string }) =>
+      console.error('controller error', e.code, e.message);
     const tick = () => {
       analyser.getFloatTimeDomainData(buffer);
       for (const v of buffer) heard.peak = Math.max(heard.peak, Math.abs(v));

@@ -59,7 +59,10 @@ export async function feedPcm(
   const outputRate = validateAudioFormat({ sampleRate: options.outputRate });
   const chunkMs = options.chunkMs ?? 100;
   if (!(chunkMs > 0)) {
-    throw new AvatarError('invalidRequest', `chunkMs must be a positive number of ms, got ${String(chunkMs)}.`);
+    throw new AvatarError(
+      'invalidRequest',
+      `chunkMs must be a positive number of ms, got ${String(chunkMs)}.`,
+    );
   }
   const resampler = new Resampler(options.inputRate, outputRate); // checks inputRate
   const chunkSamples = Math.max(1, Math.round((outputRate * chunkMs) / 1000));
