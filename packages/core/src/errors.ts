@@ -4,6 +4,7 @@
  * Every failure a user can hit ends in an {@link AvatarError} whose `code` is one of
  * {@link AVATAR_ERROR_CODES} and whose message says what to do next.
  */
+import { closeCodeInfo, isRetryableCloseCode } from './close-codes.js';
 
 /** Every error code an Avatar Drive SDK or the service can report. */
 export const AVATAR_ERROR_CODES = [
@@ -36,88 +37,6 @@ export type AvatarErrorCode = (typeof AVATAR_ERROR_CODES)[number];
 
 /** Where in a session's life an error happened. */
 export type ErrorPhase = 'initialize' | 'load' | 'connect' | 'configure' | 'stream' | 'playback' | 'close';
-
-/** The WebSocket close codes of driveningress.v2 (also sent as `ServerError.code`). */
-export const CloseCode = {
-  /** Credits or quota exhausted: do not retry. */
-  CreditsExhausted: 4001,
-  /** Session duration limit reached: a new connection is allowed. */
-  SessionDurationExceeded: 4002,
-  /** Concurrency limit reached: wait, then retry. */
-  ConcurrencyLimit: 4003,
-  /** Authentication failed or app mismatch: get a fresh token first. */
-  AuthFailed: 4010,
-  /** Upstream (engine, shared store, egress) unavailable: retry with backoff. */
-  UpstreamUnavailable: 4503,
-} as const;
-
-export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
-
-/** What a client should do after a connection closed with a given code. */
-export type RetryPolicy = 'never' | 'reconnect' | 'after-delay' | 'refresh-token' | 'backoff';
-
-export interface CloseCodeInfo {
-  readonly code: CloseCode;
-  readonly errorCode: AvatarErrorCode;
-  /** Whether an SDK may retry on its own. 40xx: the request is at fault; 45xx: retry. */
-  readonly retryable: boolean;
-  readonly policy: RetryPolicy;
-  readonly meaning: string;
-}
-
-/** The one table of close codes and their retry meaning. */
-export const CLOSE_CODES: Readonly<Record<CloseCode, CloseCodeInfo>> = {
-  4001: {
-    code: 4001,
-    errorCode: 'creditsExhausted',
-    retryable: false,
-    policy: 'never',
-    meaning: 'Credits or quota exhausted; do not retry until the account is topped up.',
-  },
-  4002: {
-    code: 4002,
-    errorCode: 'sessionDurationExceeded',
-    retryable: false,
-    policy: 'reconnect',
-    meaning: 'Session duration limit reached; open a new session (with a new token) to continue.',
-  },
-  4003: {
-    code: 4003,
-    errorCode: 'concurrencyLimit',
-    retryable: false,
-    policy: 'after-delay',
-    meaning: 'Too many concurrent sessions for this app; wait for one to end, then retry.',
-  },
-  4010: {
-    code: 4010,
-    errorCode: 'sessionTokenInvalid',
-    retryable: false,
-    policy: 'refresh-token',
-    meaning: 'Authentication failed or app mismatch; mint a fresh session token before reconnecting.',
-  },
-  4503: {
-    code: 4503,
-    errorCode: 'upstreamError',
-    retryable: true,
-    policy: 'backoff',
-    meaning: 'Upstream unavailable; retry with exponential backoff.',
-  },
-};
-
-/** Looks up a close code; `undefined` for codes outside the table (1000, 1006, …). */
-export function closeCodeInfo(code: number): CloseCodeInfo | undefined {
-  return (CLOSE_CODES as Record<number, CloseCodeInfo | undefined>)[code];
-}
-
-/** True when an SDK may retry a connection closed with `code` on its own (45xx, abnormal closes). */
-export function isRetryableCloseCode(code: number): boolean {
-  const info = closeCodeInfo(code);
-  if (info) return info.retryable;
-  if (code >= 4000 && code < 4500) return false;
-  if (code >= 4500 && code < 5000) return true;
-  // 1006 (abnormal), 1011 (server error), 1012 (restart), 1013 (try again later).
-  return code === 1006 || code === 1011 || code === 1012 || code === 1013;
-}
 
 export interface AvatarErrorOptions {
   retryable?: boolean;

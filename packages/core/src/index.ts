@@ -11,6 +11,7 @@ export * from './audio/resample.js';
 export * from './audio/validate.js';
 export * from './audio/wav.js';
 export * from './audio-format.js';
+export * from './close-codes.js';
 export * from './errors.js';
 export * as wire from './gen/driveningress/v2/driveningress_pb.js';
 export {
@@ -34,5 +35,8 @@ export * from './rtc/packets.js';
 export * from './states.js';
 export * from './wire/codec.js';
 export * from './wire/extract.js';
+export * from './wire/fast/audio-input.js';
+export * from './wire/fast/response-animation.js';
+export * from './wire/fast/scan-server-message.js';
 export * from './wire/messages.js';
 export * from './wire/server-error.js';

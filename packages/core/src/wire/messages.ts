@@ -228,7 +228,8 @@ export function responseAnimationMessage(init: ResponseAnimationInit): Message {
         connectionId: init.connectionId ?? '',
         reqId: init.reqId,
         end: init.end ?? false,
-        animation: { keyframes: init.frames.map(driveFrameToFlame) },
+        // No keyframes, no animation field: the bytes the service's fast encoder writes.
+        ...(init.frames.length > 0 && { animation: { keyframes: init.frames.map(driveFrameToFlame) } }),
         avatarId: init.avatarId ?? '',
       },
     },
