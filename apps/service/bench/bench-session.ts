@@ -5,6 +5,7 @@
  */
 import {
   type AudioTemplates,
+  createScannedMessage,
   MESSAGE_ANIMATION,
   MESSAGE_CONFIRM,
   MESSAGE_ERROR,
@@ -59,7 +60,7 @@ export interface SessionOptions {
 /** Utterances remembered per session: frames of older ones no longer arrive. */
 const RING = 4;
 /** Every session scans into this one object (messages are handled one at a time). */
-const scanned: ScannedMessage = { type: 0, keyframes: 0, end: false, reqIdStart: 0, reqIdEnd: 0 };
+const scanned: ScannedMessage = createScannedMessage();
 const HEX = Buffer.from('0123456789abcdef');
 const TAG_BYTES = 8;
 

@@ -12,6 +12,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDriver } from '@avatar-drive/engine';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`Usage: pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300]
+
+The engine's CPU per audio second with N drivers interleaved on one thread, as the service runs them;
+needs espeak-ng (bash scripts/setup.sh) and a built engine (pnpm build).`);
+  process.exit(0);
+}
 const { values } = parseArgs({ options: { sessions: { type: 'string', default: '1,10,50,150,300' } } });
 const RATE = 16000;
 const CHUNK = RATE / 50;

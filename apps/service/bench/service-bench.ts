@@ -48,6 +48,27 @@ import { Samples } from './samples.js';
 import { clientFrame, OPCODE_BINARY } from './websocket-frames.js';
 import { WsBenchSession } from './ws-session.js';
 
+const USAGE = `Usage: pnpm bench:service [options]   (from the repository root)
+
+Ramps up concurrent real-time sessions on a service child process per mode and reports frame
+lateness, CPU and memory per step (see the comment at the top of apps/service/bench/service-bench.ts).
+
+  --steps 50,100,200,300,400   sessions per step
+  --hold 8                     seconds per step
+  --modes inline,workers,processes
+  --workers 2                  engine threads, or service processes in mode processes (starts redis-server)
+  --engine-module SPEC         driver module (default @avatar-drive/engine)
+  --client raw|ws|raw,ws       bench client (default raw)
+  --client-nice -5             the bench's own priority
+  --json                       also print the results as JSON
+  -h, --help                   this text
+Env: AVD_BENCH_NODE_ARGS (extra node flags for the service).`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 const { values } = parseArgs({
   options: {
     steps: { type: 'string', default: '50,100,200,300,400' },

@@ -36,7 +36,7 @@ export type {
   DriverOptions,
   EngineChannel,
   EnginePool,
-} from './engine/engine-pool.js';
+} from './engine-pool/engine-pool.js';
 export { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 export { REGIONS, type RegionId } from './regions.js';
 export { type EngineOptions, type RunningService, type ServiceOptions, startService } from './service.js';

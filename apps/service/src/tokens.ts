@@ -4,7 +4,7 @@
  * the single-use ledger in the shared store does that at upgrade time.
  */
 import { randomUUID } from 'node:crypto';
-import { AvatarError } from '@avatar-drive/core';
+import { AvatarError, CloseCode } from '@avatar-drive/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'avatar-drive';
@@ -72,13 +72,13 @@ export class SessionTokens {
         throw new AvatarError(
           'sessionTokenExpired',
           'The session token has expired. Mint a new one (POST /v1/console/session-tokens) and connect again.',
-          { httpStatus: 401, closeCode: 4010, phase: 'connect' },
+          { httpStatus: 401, closeCode: CloseCode.AuthFailed, phase: 'connect' },
         );
       }
       throw new AvatarError(
         'sessionTokenInvalid',
         'The session token is not valid for this service. Mint a new one with your API key (POST /v1/console/session-tokens).',
-        { httpStatus: 401, closeCode: 4010, phase: 'connect' },
+        { httpStatus: 401, closeCode: CloseCode.AuthFailed, phase: 'connect' },
       );
     }
   }

@@ -1,27 +1,22 @@
 /**
  * Adapts an RTC-mode `AvatarSession` of `@avatar-drive/server-sdk` (started, with LiveKit egress
- * options) to the plugin's {@link DrivingConnection}. Typed by shape, so the plugin does not
- * pin server-sdk: the session numbers its own requests, so the plugin's request ids are mapped
- * onto the ids `sendAudio` returns.
+ * options) to the plugin's {@link DrivingConnection}. The session numbers its own requests, so
+ * the plugin's request ids are mapped onto the ids `sendAudio` returns.
  */
 import { EventEmitter } from 'node:events';
-import type { AvatarError } from '@avatar-drive/core';
+import type { AvatarSession } from '@avatar-drive/server-sdk';
 import type { DrivingConnection } from './connection.js';
 
-/** The part of server-sdk's `AvatarSession` the adapter uses. */
-export interface RtcAvatarSessionLike {
-  /** Sends PCM of the open request (a new one after `end`); returns the request's id. */
-  sendAudio(pcm: Int16Array, end?: boolean): string;
-  /** Interrupts the latest request; returns its id. */
-  interrupt(): string | undefined;
-  /** Begins a new turn (server-sdk drops the rest of an interrupted one until then). */
-  startTurn?(): void;
-  close(): Promise<unknown>;
-  // Method syntax (bivariant parameter): server-sdk's callback takes a narrower `state` union.
-  onPlaybackState?(state: { reqId: string; state: string; playedMs: number }): unknown;
-  onError?: ((error: AvatarError) => unknown) | undefined;
-  onClose?: ((event: { code: number; reason: string; error?: AvatarError }) => unknown) | undefined;
-}
+/**
+ * The part of server-sdk's `AvatarSession` the adapter uses: imported (type only; server-sdk is an
+ * optional peer), so the compiler checks that the adapter and the session agree. `startTurn` is
+ * optional: server-sdk drops the rest of an interrupted turn until it is called.
+ */
+export type RtcAvatarSessionLike = Pick<
+  AvatarSession,
+  'sendAudio' | 'interrupt' | 'close' | 'onPlaybackState' | 'onError' | 'onClose'
+> &
+  Partial<Pick<AvatarSession, 'startTurn'>>;
 
 /**
  * Wraps a started RTC-mode session. Its `onPlaybackState`, `onError` and `onClose` callbacks

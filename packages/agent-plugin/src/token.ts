@@ -2,11 +2,16 @@
  * The avatar participant's join token, as LiveKit's avatar plugins mint it: kind `agent`, with
  * the attribute `lk.publish_on_behalf` naming the agent whose speech the avatar renders.
  */
-import { AvatarError } from '@avatar-drive/core';
+import {
+  AVATAR_PARTICIPANT_KIND,
+  AvatarError,
+  avatarParticipantGrant,
+  PUBLISH_ON_BEHALF_ATTRIBUTE,
+} from '@avatar-drive/core';
 import { AccessToken } from 'livekit-server-sdk';
 
-/** The attribute that ties the avatar to its agent. */
-export const PUBLISH_ON_BEHALF_ATTRIBUTE = 'lk.publish_on_behalf';
+/** The attribute that ties the avatar to its agent (core's, re-exported). */
+export { PUBLISH_ON_BEHALF_ATTRIBUTE };
 
 /** What {@link mintAvatarToken} needs. */
 export interface AvatarTokenOptions {
@@ -42,14 +47,7 @@ export async function mintAvatarToken(options: AvatarTokenOptions): Promise<stri
     ttl: options.ttlSeconds ?? 6 * 3600,
     attributes: { ...options.attributes, [PUBLISH_ON_BEHALF_ATTRIBUTE]: options.agentIdentity },
   });
-  token.kind = 'agent';
-  token.addGrant({
-    room: options.roomName,
-    roomJoin: true,
-    canPublish: true,
-    canPublishData: true,
-    canSubscribe: false,
-    canUpdateOwnMetadata: true,
-  });
+  token.kind = AVATAR_PARTICIPANT_KIND;
+  token.addGrant(avatarParticipantGrant(options.roomName));
   return token.toJwt();
 }

@@ -2,7 +2,7 @@
 // server are in apps/e2e): segments become requests, flush ends them, clearBuffer interrupts,
 // playback is reported as the service reports it.
 import { EventEmitter } from 'node:events';
-import { AvatarError } from '@avatar-drive/core';
+import { AvatarError, CloseCode } from '@avatar-drive/core';
 import { initializeLogger } from '@livekit/agents';
 import { AudioFrame } from '@livekit/rtc-node';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -198,7 +198,7 @@ describe('drivingConnectionFromAvatarSession', () => {
         open = undefined;
         return id;
       },
-      close: async () => undefined,
+      close: async () => ({ code: CloseCode.Normal, reason: 'client closed' }),
     } as RtcAvatarSessionLike;
     const connection = drivingConnectionFromAvatarSession(session);
     const seen: string[] = [];
@@ -209,13 +209,13 @@ describe('drivingConnectionFromAvatarSession', () => {
     connection.sendAudio(new Int16Array(10), 'a', false);
     connection.sendAudio(new Int16Array(0), 'a', true);
     connection.sendAudio(new Int16Array(5), 'b', false);
-    session.onPlaybackState?.({ reqId: 'req_1', state: 'playing', playedMs: 0 });
-    session.onPlaybackState?.({ reqId: 'req_1', state: 'ended', playedMs: 400 });
-    session.onPlaybackState?.({ reqId: 'req_2', state: 'playing', playedMs: 0 });
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'playing', playedMs: 0, reason: '' });
+    session.onPlaybackState?.({ reqId: 'req_1', state: 'ended', playedMs: 400, reason: '' });
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'playing', playedMs: 0, reason: '' });
     connection.interrupt('b');
     connection.interrupt('unknown');
-    session.onPlaybackState?.({ reqId: 'req_2', state: 'interrupted', playedMs: 120 });
-    session.onPlaybackState?.({ reqId: 'req_9', state: 'ended', playedMs: 1 });
+    session.onPlaybackState?.({ reqId: 'req_2', state: 'interrupted', playedMs: 120, reason: 'explicit' });
+    session.onPlaybackState?.({ reqId: 'req_9', state: 'ended', playedMs: 1, reason: '' });
     session.onError?.(new AvatarError('connectionFailed', 'drop', { retryable: true }));
     session.onClose?.({ code: 4503, reason: 'x', error: new AvatarError('egressUnavailable', 'gone') });
     expect(sent).toEqual([

@@ -2,7 +2,7 @@
  * The client's own motion around speech: idle breathing and blinks, and the cross-fades into
  * speech (default 5 frames) and back to idle (default 40 frames). Pure: time in, frame out.
  */
-import { ARKIT_INDEX, createDriveFrame, type DriveFrame, FRAME_MS } from '@avatar-drive/core';
+import { ARKIT_INDEX, createDriveFrame, type DriveFrame, FRAME_MS, mulberry32 } from '@avatar-drive/core';
 import { lerpFrame } from './playback-scheduler.js';
 
 /** Tuning of {@link AnimationMixer}. */
@@ -101,15 +101,4 @@ export class AnimationMixer {
 
 function easeInOut(t: number): number {
   return t * t * (3 - 2 * t);
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -10,6 +10,7 @@
  */
 import {
   AvatarError,
+  CloseCode,
   configureSessionMessage,
   decodeMessage,
   encodeMessage,
@@ -143,7 +144,7 @@ export class IngressConnection {
       ws.onerror = null;
       ws.onopen = null;
       try {
-        ws.close(1000, 'client closed');
+        ws.close(CloseCode.Normal, 'client closed');
       } catch {
         // Already closing.
       }
@@ -188,7 +189,7 @@ export class IngressConnection {
             { retryable: true, phase: 'connect' },
           ),
         );
-        ws.close(4000, 'confirm timeout');
+        ws.close(CloseCode.InvalidRequest, 'confirm timeout');
       }, this.#options.confirmTimeoutMs ?? 10_000);
       const fail = (error: AvatarError) => {
         if (settled) return;
@@ -216,7 +217,7 @@ export class IngressConnection {
           message = decodeMessage(event.data);
         } catch (error) {
           fail(toAvatarError(error));
-          ws.close(4005, 'protocol error');
+          ws.close(CloseCode.ProtocolError, 'protocol error');
           return;
         }
         if (!settled && message.data.case === 'serverConfirmSession') {
@@ -237,11 +238,11 @@ export class IngressConnection {
       ws.onclose = (event) => {
         const error =
           serverError ??
-          (event.code === 1006
+          (event.code === CloseCode.Abnormal
             ? new AvatarError(
                 'connectionFailed',
                 `Could not connect to the ingress at ${endpoint.ingressUrl} (${endpoint.region}). If the service is up, the session token may be expired, invalid or already used: mint a fresh one and call AvatarSDK.setSessionToken() before start().`,
-                { closeCode: 1006, retryable: true, phase: 'connect' },
+                { closeCode: CloseCode.Abnormal, retryable: true, phase: 'connect' },
               )
             : AvatarError.fromClose(event.code, event.reason, 'connect'));
         const retryable = isRetryableCloseCode(event.code);
@@ -278,7 +279,7 @@ export class IngressConnection {
       if (reported || this.#closedByUser) return;
       reported = true;
       this.#ws = undefined;
-      if (event.code === 1000) {
+      if (event.code === CloseCode.Normal) {
         this.#options.onClosed(undefined);
         return;
       }

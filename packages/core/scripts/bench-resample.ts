@@ -4,6 +4,13 @@
 // Run: pnpm --filter @avatar-drive/core bench:resample
 import { Resampler, resample } from '../src/index.js';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(
+    `Usage: pnpm --filter @avatar-drive/core bench:resample\n\nResampler throughput (× real time) and aliasing next to a linear-interpolation peer. No options.`,
+  );
+  process.exit(0);
+}
+
 function linear(x: Float32Array, from: number, to: number): Float32Array {
   const out = new Float32Array(Math.ceil((x.length * to) / from));
   for (let n = 0; n < out.length; n++) {

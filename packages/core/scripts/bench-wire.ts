@@ -18,6 +18,13 @@ import {
   responseAnimationMessage,
 } from '../src/index.js';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(
+    `Usage: pnpm --filter @avatar-drive/core bench\n\nThroughput of the wire and relay codecs, each next to the raw protobuf-es call it wraps. No options.`,
+  );
+  process.exit(0);
+}
+
 const MS_PER_CASE = Number(process.env.BENCH_MS ?? 300);
 
 function bench(name: string, fn: () => unknown): number {

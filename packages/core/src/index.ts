@@ -26,11 +26,13 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './random.js';
 export * from './regions.js';
 export * from './relay/encoder.js';
 export * from './relay/format.js';
 export * from './relay/sequencer.js';
 export * from './rig.js';
+export * from './rtc/avatar-participant.js';
 export * from './rtc/packets.js';
 export * from './states.js';
 export * from './wire/codec.js';

@@ -1,5 +1,5 @@
 /**
- * Client state machines (DESIGN.md "Client states and events"): connection and conversation
+ * Client state machines (docs/architecture.md, States): connection and conversation
  * states as explicit transition tables keyed by trigger, and a small typed machine that SDKs
  * drive. An illegal transition throws instead of silently corrupting state.
  */

@@ -36,7 +36,7 @@ const frameArb = fc
   .chain((fields) => fc.nat(100000).map((index) => ({ index, ...fields }) as DriveFrame));
 
 describe('rig constants', () => {
-  it('match DESIGN.md', () => {
+  it('match docs/protocol.md (Keyframe layout)', () => {
     expect(FPS).toBe(25);
     expect(FRAME_MS).toBe(40);
     expect(ARKIT_BLENDSHAPES).toHaveLength(52);

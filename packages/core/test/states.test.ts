@@ -13,7 +13,7 @@ import {
 } from '../src/index.js';
 
 describe('connection transitions', () => {
-  it('follow DESIGN.md', () => {
+  it('follow docs/architecture.md (States)', () => {
     const m = createConnectionMachine();
     expect(m.state).toBe('disconnected');
     expect(m.apply('start')).toBe('connecting');
@@ -58,7 +58,7 @@ describe('connection transitions', () => {
 });
 
 describe('conversation transitions', () => {
-  it('follow DESIGN.md', () => {
+  it('follow docs/architecture.md (States)', () => {
     const m = createConversationMachine();
     expect(m.state).toBe('idle');
     expect(m.apply('chunk')).toBe('playing');

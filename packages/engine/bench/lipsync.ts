@@ -5,10 +5,10 @@
  * --driver FILE (a module exporting createDriver, instead of packages/engine/src), --warmup N (untimed
  * utterances each engine runs first, default 40; 0 times the JIT's warm-up too).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseBenchArgs, requireDevSet } from './cli-args.js';
 import { listUtterances, loadUtterance, type Utterance } from './devset.js';
 import { createDriverEngine, loadCreateDriver } from './engines/driver.js';
 import { createEnergyEngine } from './engines/energy.js';
@@ -30,6 +30,23 @@ const CHUNK_MS = 20;
  * of it than the rest, and pay it in the same process as the peers' garbage).
  */
 const DEFAULT_WARMUP = 40;
+
+const USAGE = `
+Usage: pnpm bench:lipsync [options]      (from the repository root)
+
+Scores lip-sync engines on a labelled dev set, side by side in one run, and prints one table plus
+per-condition and per-rate breakdowns. The default dev set is $AVATAR_DRIVE_DATA/dev (default
+packages/engine/.data/dev): make it first with \`pnpm --filter @avatar-drive/engine gen:dev\`.
+
+Options:
+  --dev DIR         dev set (per utterance <id>.wav + <id>.json, optional index.json)
+  --limit N         score only the first N utterances
+  --engines a,b     rows: ${ENGINE_IDS.join(', ')} (default: ${DEFAULT_ENGINES.join(',')})
+  --json FILE       also write every figure (per condition and rate) as JSON
+  --driver FILE     a module exporting createDriver, scored instead of packages/engine/src
+  --warmup N        untimed utterances each engine runs first (default ${DEFAULT_WARMUP})
+  -h, --help        this text
+`;
 
 /**
  * Default dev set: `$AVATAR_DRIVE_DATA/dev` when set (where `pnpm --filter @avatar-drive/engine gen:dev`
@@ -157,8 +174,10 @@ function mainRow(run: EngineRun, s: Summary): string[] {
     num(s.macroF1),
     num(s.jawR0),
     Number.isNaN(s.jawRBest) ? 'n/a' : `${num(s.jawRBest)} @ ${s.jawBestLagMs} ms`,
+    Number.isNaN(s.jawFineR) ? 'n/a' : `${s.jawFineLagMs} ms (r ${num(s.jawFineR)})`,
     pct(s.closureRecall),
     ms(s.onsetMedianMs),
+    pct(s.firstWordLate),
     pct(s.falseActivity),
     ms(median(run.delaysMs)),
     speed,
@@ -166,27 +185,19 @@ function mainRow(run: EngineRun, s: Summary): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2).filter((a) => a !== '--'),
-    options: {
-      dev: { type: 'string' },
-      limit: { type: 'string' },
-      engines: { type: 'string' },
-      json: { type: 'string' },
-      driver: { type: 'string' },
-      warmup: { type: 'string' },
-    },
+  const values = parseBenchArgs(USAGE, {
+    dev: { type: 'string' },
+    limit: { type: 'string' },
+    engines: { type: 'string' },
+    json: { type: 'string' },
+    driver: { type: 'string' },
+    warmup: { type: 'string' },
   });
   // pnpm runs the script in the package; paths given on the command line are relative to where it was typed
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const dir = values.dev ? resolve(cwd, values.dev) : defaultDevDir();
   const jsonOut = values.json ? resolve(cwd, values.json) : undefined;
-  if (!existsSync(dir)) {
-    console.error(
-      `No dev set at ${dir}. Pass --dev DIR (per utterance <id>.wav + <id>.json, optional index.json).`,
-    );
-    process.exit(2);
-  }
+  requireDevSet(dir, 'or pass --dev DIR (per utterance <id>.wav + <id>.json, optional index.json)');
   const ids = (values.engines ?? DEFAULT_ENGINES.join(',')).split(',').map((s) => s.trim());
   for (const id of ids) {
     if (!(ENGINE_IDS as readonly string[]).includes(id)) {
@@ -236,8 +247,10 @@ async function main(): Promise<void> {
     'macro-F1',
     'jaw r (0 lag)',
     'jaw r (best lag)',
+    'jaw lag (10 ms steps)',
     'closure recall',
     'onset latency',
+    'first word > 80 ms',
     'false activity',
     'frame delay',
     'speed (×RT/core)',
@@ -255,7 +268,7 @@ async function main(): Promise<void> {
   const s0 = summaries[0];
   if (s0) {
     console.log(
-      `\n${s0.frames} frames; ${s0.closureSegments} p/b/m segments ≥ 40 ms; ${s0.onsets} onsets after ≥ 300 ms silence; ${s0.silenceFrames} silence frames scored.`,
+      `\n${s0.frames} frames; ${s0.closureSegments} p/b/m segments ≥ 40 ms; ${s0.onsets} onsets after ≥ 300 ms silence; ${s0.firstWords} first words (each utterance from a fresh state); ${s0.silenceFrames} silence frames scored.`,
     );
   }
   for (const r of runs)
@@ -275,11 +288,28 @@ async function main(): Promise<void> {
     ...runs.flatMap((r) => {
       const sc = k.cond !== undefined ? r.byCondition.get(k.cond) : r.byRate.get(k.rate!);
       const s = sc?.summary();
-      return s ? [pct(s.acc7), num(s.jawR0)] : ['n/a', 'n/a'];
+      return s
+        ? [pct(s.acc15), pct(s.acc7), num(s.jawR0), pct(s.firstWordLate)]
+        : ['n/a', 'n/a', 'n/a', 'n/a'];
     }),
   ]);
-  console.log('\nPer condition and input rate: 7-group accuracy / jaw r (0 lag)\n');
-  console.log(table(['subset', ...runs.flatMap((r) => [`${r.name} 7-grp`, `${r.name} jaw r`])], breakdown));
+  console.log(
+    '\nPer condition and input rate: 15-class / 7-group accuracy, jaw r (0 lag), first words later than 80 ms\n',
+  );
+  console.log(
+    table(
+      [
+        'subset',
+        ...runs.flatMap((r) => [
+          `${r.name} 15-cls`,
+          `${r.name} 7-grp`,
+          `${r.name} jaw r`,
+          `${r.name} 1st word`,
+        ]),
+      ],
+      breakdown,
+    ),
+  );
 
   if (jsonOut) {
     const out = {

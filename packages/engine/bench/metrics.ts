@@ -120,8 +120,13 @@ export function referenceJaw(phones: readonly Phone[], frames: number): Float64A
   const perFrame = Math.round(FRAME_S / JAW_GRID_S);
   const n = frames * perFrame;
   const raw = new Float64Array(n);
+  // One sweep over the labels in time order (the grid rises): same answer as phoneAt per point.
+  const sorted = [...phones].sort((a, b) => a.start - b.start);
+  let j = 0;
   for (let i = 0; i < n; i++) {
-    const p = phoneAt(phones, (i + 0.5) * JAW_GRID_S);
+    const t = (i + 0.5) * JAW_GRID_S;
+    while (j < sorted.length && sorted[j]!.end <= t) j++;
+    const p = j < sorted.length && t >= sorted[j]!.start ? sorted[j] : phoneAt(phones, t);
     raw[i] = p ? OPENNESS[p.viseme] : 0;
   }
   const half = Math.ceil((3 * JAW_SMOOTH_SIGMA_S) / JAW_GRID_S);
@@ -240,6 +245,31 @@ export function laggedPearson(pairs: readonly TrackPair[], lag: number): number 
   return pearson(xs, ys);
 }
 
+/** Shifts (ms) of the jaw reference tried by {@link fineJawLag}: ±40 ms in 10 ms steps. */
+export const FINE_LAG_STEPS_MS = [-40, -30, -20, -10, 0, 10, 20, 30, 40] as const;
+
+/**
+ * The engine's jaw lag in ms, finer than a frame: the shift of the *reference* (its labels moved
+ * later by that much, then smoothed and averaged per frame as usual) that gives the highest pooled r
+ * with the prediction. Positive: the jaw runs late. Ties go to the smallest shift.
+ */
+export function fineJawLag(utterances: readonly { phones: readonly Phone[]; pred: ArrayLike<number> }[]): {
+  lagMs: number;
+  r: number;
+} {
+  let best = { lagMs: 0, r: Number.NaN };
+  const order = [...FINE_LAG_STEPS_MS].sort((a, b) => Math.abs(a) - Math.abs(b));
+  for (const shift of order) {
+    const pairs = utterances.map(({ phones, pred }) => {
+      const moved = phones.map((p) => ({ ...p, start: p.start + shift / 1000, end: p.end + shift / 1000 }));
+      return { ref: referenceJaw(moved, pred.length), pred };
+    });
+    const r = laggedPearson(pairs, 0);
+    if (!Number.isNaN(r) && (Number.isNaN(best.r) || r > best.r + 1e-12)) best = { lagMs: shift, r };
+  }
+  return best;
+}
+
 /** The lag (frames, within ±maxLag) with the highest pooled r; ties go to the smallest |lag|. */
 export function bestLag(pairs: readonly TrackPair[], maxLag: number): { lag: number; r: number } {
   let best = { lag: 0, r: laggedPearson(pairs, 0) };
@@ -325,20 +355,34 @@ export function speechOnsets(phones: readonly Phone[]): number[] {
  * {@link ONSET_WINDOW_S}.
  */
 export function onsetLatencies(phones: readonly Phone[], preds: readonly FramePrediction[]): number[] {
-  const out: number[] = [];
-  for (const t0 of speechOnsets(phones)) {
-    let latency = ONSET_WINDOW_S * 1000;
-    for (let k = Math.floor(t0 / FRAME_S); k < preds.length; k++) {
-      const start = k * FRAME_S;
-      if (start - t0 > ONSET_WINDOW_S) break;
-      if (isActive(preds[k]!)) {
-        latency = (start - t0) * 1000;
-        break;
-      }
-    }
-    out.push(latency);
+  return speechOnsets(phones).map((t0) => latencyFrom(t0, preds));
+}
+
+/** ms from `t0` to the start of the first active frame ending after it ({@link ONSET_WINDOW_S} if none). */
+function latencyFrom(t0: number, preds: readonly FramePrediction[]): number {
+  for (let k = Math.floor(t0 / FRAME_S); k < preds.length; k++) {
+    const start = k * FRAME_S;
+    if (start - t0 > ONSET_WINDOW_S) break;
+    if (isActive(preds[k]!)) return (start - t0) * 1000;
   }
-  return out;
+  return ONSET_WINDOW_S * 1000;
+}
+
+/** A first word later than this (ms) counts as late: the cold-start budget. */
+export const FIRST_WORD_LATE_MS = 80;
+
+/**
+ * First-word latency in ms: like {@link onsetLatencies} for the utterance's first speech onset,
+ * whatever precedes it — speech at sample 0 included. The bench runs every utterance from a fresh
+ * state, so this is a session's first word (the cold start). Undefined when there is no speech.
+ */
+export function firstWordLatency(
+  phones: readonly Phone[],
+  preds: readonly FramePrediction[],
+): number | undefined {
+  let t0 = Number.POSITIVE_INFINITY;
+  for (const p of phones) if (p.viseme !== 'sil' && p.start < t0) t0 = p.start;
+  return Number.isFinite(t0) ? latencyFrom(t0, preds) : undefined;
 }
 
 /** Silence frames closer than this to speech are not scored for false activity (coarticulation ramps). */

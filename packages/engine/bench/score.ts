@@ -6,7 +6,10 @@ import {
   accuracy,
   bestLag,
   closureCounts,
+  FIRST_WORD_LATE_MS,
   type FramePrediction,
+  fineJawLag,
+  firstWordLatency,
   GROUPS,
   laggedPearson,
   macroF1,
@@ -35,10 +38,17 @@ export interface Summary {
   jawR0: number;
   jawRBest: number;
   jawBestLagMs: number;
+  /** The jaw's lag in 10 ms steps (reference shifted, see fineJawLag) and r there. */
+  jawFineLagMs: number;
+  jawFineR: number;
   closureRecall: number;
   closureSegments: number;
   onsetMedianMs: number;
   onsets: number;
+  /** Median first-word latency (ms) and the share of first words later than 80 ms. */
+  firstWordMedianMs: number;
+  firstWordLate: number;
+  firstWords: number;
   falseActivity: number;
   silenceFrames: number;
   /** Audio seconds processed per CPU second. */
@@ -50,9 +60,11 @@ export class Scorer {
   private readonly ref15: number[] = [];
   private readonly pred15: number[] = [];
   private readonly jaw: TrackPair[] = [];
+  private readonly jawByUtterance: { phones: readonly Phone[]; pred: number[] }[] = [];
   private closureSegments = 0;
   private closureHits = 0;
   private readonly onsets: number[] = [];
+  private readonly firstWords: number[] = [];
   private silenceFrames = 0;
   private silenceActive = 0;
   private utterances = 0;
@@ -70,21 +82,35 @@ export class Scorer {
       this.ref15.push(ref[k]!);
       this.pred15.push(preds[k]!.viseme);
     }
-    this.jaw.push({ ref: referenceJaw(phones, frames), pred: preds.map((p) => p.jawOpen) });
+    const jaw = preds.map((p) => p.jawOpen);
+    this.jaw.push({ ref: referenceJaw(phones, frames), pred: jaw });
+    this.jawByUtterance.push({ phones, pred: jaw });
     const c = closureCounts(phones, preds);
     this.closureSegments += c.segments;
     this.closureHits += c.closed;
     this.onsets.push(...onsetLatencies(phones, preds));
+    const first = firstWordLatency(phones, preds);
+    if (first !== undefined) this.firstWords.push(first);
     const s = silenceActivity(phones, preds);
     this.silenceFrames += s.frames;
     this.silenceActive += s.active;
     this.utterances++;
   }
 
+  private cached: { key: string; summary: Summary } | undefined;
+
+  /** The figures so far, computed once per state (the jaw lag search is not cheap). */
   summary(): Summary {
+    const key = `${this.utterances}/${this.audioSeconds}/${this.cpuSeconds}`;
+    if (this.cached?.key !== key) this.cached = { key, summary: this.compute() };
+    return this.cached.summary;
+  }
+
+  private compute(): Summary {
     const ref7 = this.ref15.map(visemeGroup);
     const pred7 = this.pred15.map(visemeGroup);
     const best = bestLag(this.jaw, MAX_LAG_FRAMES);
+    const fine = fineJawLag(this.jawByUtterance);
     return {
       frames: this.ref15.length,
       utterances: this.utterances,
@@ -95,10 +121,18 @@ export class Scorer {
       jawR0: laggedPearson(this.jaw, 0),
       jawRBest: best.r,
       jawBestLagMs: best.lag * 40,
+      jawFineLagMs: fine.lagMs,
+      jawFineR: fine.r,
       closureRecall: this.closureSegments === 0 ? Number.NaN : this.closureHits / this.closureSegments,
       closureSegments: this.closureSegments,
       onsetMedianMs: median(this.onsets),
       onsets: this.onsets.length,
+      firstWordMedianMs: median(this.firstWords),
+      firstWordLate:
+        this.firstWords.length === 0
+          ? Number.NaN
+          : this.firstWords.filter((v) => v > FIRST_WORD_LATE_MS).length / this.firstWords.length,
+      firstWords: this.firstWords.length,
       falseActivity: this.silenceFrames === 0 ? Number.NaN : this.silenceActive / this.silenceFrames,
       silenceFrames: this.silenceFrames,
       xRealTime: this.cpuSeconds > 0 ? this.audioSeconds / this.cpuSeconds : Number.NaN,

@@ -8,28 +8,54 @@
  *   pnpm --filter @avatar-drive/engine bench:speed --compare frames.bin
  *   pnpm --filter @avatar-drive/engine bench:speed --rates 44100   # some rates only (e.g. one per process)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type DriveFrame, FRAME_LAYOUT, resample, SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 import { createDriver } from '../src/index.js';
+import { parseBenchArgs, requireDevSet } from './cli-args.js';
 import { listUtterances, loadUtterance } from './devset.js';
 import { createEnergyEngine } from './engines/energy.js';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '20' },
-    repeats: { type: 'string', default: '7' },
-    dump: { type: 'string' },
-    compare: { type: 'string' },
-    rates: { type: 'string' },
-  },
+const USAGE = `
+Usage: pnpm --filter @avatar-drive/engine bench:speed [options]
+
+Driver speed per input rate (× real time, best of N single-thread CPU times) beside the energy
+baseline, on ~20 s of dev speech resampled to each rate. Reads $AVATAR_DRIVE_DATA/dev (default
+packages/engine/.data/dev): make it first with \`pnpm --filter @avatar-drive/engine gen:dev\`.
+
+Options:
+  --seconds N      seconds of dev speech (default 20)
+  --repeats N      timed repeats per rate, best kept (default 7)
+  --rates a,b      only these input rates (default: all 7)
+  --dump FILE      write the driver's frames (and FILE.inputs) for equivalence checks
+  --compare FILE   re-run on FILE.inputs and print the max |Δ| against FILE
+  -h, --help       this text
+`;
+
+const values = parseBenchArgs(USAGE, {
+  seconds: { type: 'string', default: '20' },
+  repeats: { type: 'string', default: '7' },
+  dump: { type: 'string' },
+  compare: { type: 'string' },
+  rates: { type: 'string' },
 });
 
 const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(import.meta.dirname, '..', '.data');
 const devDir = join(dataRoot, 'dev');
+// --compare reads its inputs from the dump; everything else needs the dev set.
+if (!values.compare) requireDevSet(devDir, 'set AVATAR_DRIVE_DATA to the folder holding dev/ to use another');
 const wantSeconds = Number(values.seconds);
 const repeats = Number(values.repeats);
+if (!(wantSeconds > 0) || !(Number.isInteger(repeats) && repeats > 0)) {
+  console.error(`--seconds must be > 0 and --repeats a positive integer.\n${USAGE}`);
+  process.exit(2);
+}
+for (const file of values.compare ? [values.compare, `${values.compare}.inputs`] : []) {
+  if (!existsSync(file)) {
+    console.error(`${file} does not exist: make it first with bench:speed --dump ${values.compare}.`);
+    process.exit(2);
+  }
+}
 
 /** About `wantSeconds` of 16 kHz dev speech, utterances concatenated in id order. */
 function speech16k(): Int16Array {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseWav, Resampler, wavToMono } from '@avatar-drive/core';
+import { parseBenchArgs } from './cli-args.js';
 import { type WasmGlobal, type WasmModule, wasmApi } from './wasm.js';
 
 /** The wlipsync profile JSON format (uLipSync's). */
@@ -59,7 +60,7 @@ export const CALIBRATION_SOUNDS: Record<string, string> = {
 
 /**
  * espeak-ng voices used for calibration: male and female voice/variant pairs of the training corpus
- * (packages/engine/training), none of them a dev-set voice (the bench warns if the dev set has one).
+ * (packages/engine/corpus), none of them a dev-set voice (the bench warns if the dev set has one).
  */
 export const CALIBRATION_VOICES = [
   'en-us+m1',
@@ -245,6 +246,16 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  parseBenchArgs(
+    `
+Usage: pnpm --filter @avatar-drive/engine exec tsx bench/wlipsync-calibrate.ts
+
+Calibrates the wlipsync peer's profile the way uLipSync users do (held vowels, "s" and room tone
+from espeak-ng training voices through wlipsync's own MFCCs) and writes bench/wlipsync-profile.json,
+which bench:lipsync loads. Needs espeak-ng (bash scripts/setup.sh). No options.
+`,
+    {},
+  );
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);

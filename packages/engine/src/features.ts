@@ -41,6 +41,27 @@ const POWER_FLOOR = 1e-10;
 /** Hops of speech the channel mean needs before it trusts itself over its prior. */
 const CHANNEL_PRIOR_HOPS = 50;
 const CHANNEL_MIN_RATE = 0.006;
+/**
+ * The noise floor a session starts from (ln mean square: −60 dBFS), unless its first hop is quieter.
+ * Seeding the floor with the first hop instead read speech that starts at sample 0 (as TTS output
+ * does) as the background, so the first words were mouthed shut until a pause pulled the floor
+ * down. A quiet channel sits below this; a louder background is found by the settling rule below.
+ */
+export const NOISE_FLOOR_PRIOR = Math.log(1e-6);
+/**
+ * Hops the session's opening background is judged over (400 ms): if even the quietest of them is
+ * louder than the prior, they were a background present from the start, and the floor moves up to
+ * that minimum at once instead of climbing at 2 dB/s. Speech from the start dips between
+ * syllables and in stop closures well within that time; noise, even babble, keeps its level.
+ */
+const SETTLE_HOPS = 20;
+/** Hops of steady energy that reveal a stationary background sooner (160 ms). */
+const STEADY_HOPS = 8;
+/**
+ * Standard deviation (ln units, 1.5 dB) below which a run of hop energies is steady: white noise in a
+ * 25 ms window varies by about 0.5 dB; held vowels move by 2 dB and more.
+ */
+const STEADY_SD = 0.35;
 
 /** Acoustic side information for animation (not fed to the model). */
 export interface HopAcoustics {
@@ -221,8 +242,18 @@ export class FeatureExtractor {
   private sinceHop = 0;
   private hops = 0;
   private speechHops = 0;
+  /**
+   * Whether the noise floor rests on evidence yet: a hop at or below the prior, a steady run, or
+   * the settling hops done. Until then a hop louder than the prior may be background, so it does not teach
+   * the channel mean (which weighs its first hops most).
+   */
+  private floorKnown = false;
   private level = 0;
   private noiseFloor = 0;
+  /** The energies of the session's last {@link STEADY_HOPS} hops, while it settles (a ring). */
+  private readonly recent = new Float32Array(STEADY_HOPS);
+  /** The quietest hop energy of the session so far, while it settles. */
+  private settleMin = 0;
 
   constructor(
     private readonly onHop: (features: Float32Array, acoustics: HopAcoustics) => void,
@@ -258,6 +289,7 @@ export class FeatureExtractor {
     this.restart();
     this.hops = 0;
     this.speechHops = 0;
+    this.floorKnown = false;
     this.channelMean.set(this.prior);
   }
 
@@ -269,6 +301,14 @@ export class FeatureExtractor {
     this.ring.fill(0);
     this.writePos = 0;
     this.sinceHop = this.lead;
+  }
+
+  /**
+   * Whether the noise floor rests on evidence yet (see the settling rules): until then a hop's
+   * energy above the floor may be background, and it does not adapt the channel mean.
+   */
+  get floorSettled(): boolean {
+    return this.floorKnown;
   }
 
   /** Samples still needed to complete the current hop. */
@@ -312,6 +352,36 @@ export class FeatureExtractor {
     const size = this.fft.size;
     if (i < folded) return Math.fround(buf[start + i]! * win[i]! + buf[start + i + size]! * win[i + size]!);
     return i < direct ? Math.fround(buf[start + i]! * win[i]!) : 0;
+  }
+
+  /**
+   * The session's first {@link SETTLE_HOPS} hops: a background present from the start and louder
+   * than the prior lifts the floor to its minimum at once, as soon as {@link STEADY_HOPS} steady
+   * hops show it, or at the end of the settling hops when none of them dipped to the floor.
+   */
+  private settleFloor(energy: number): void {
+    const recent = this.recent;
+    const h = this.hops;
+    recent[h % STEADY_HOPS] = energy;
+    this.settleMin = h === 0 ? energy : Math.min(this.settleMin, energy);
+    let lift = Number.NEGATIVE_INFINITY;
+    if (h + 1 >= STEADY_HOPS) {
+      let sum = 0;
+      let min = energy;
+      for (let i = 0; i < STEADY_HOPS; i++) {
+        sum += recent[i]!;
+        if (recent[i]! < min) min = recent[i]!;
+      }
+      const mean = sum / STEADY_HOPS;
+      let sq = 0;
+      for (let i = 0; i < STEADY_HOPS; i++) sq += (recent[i]! - mean) ** 2;
+      if (sq < STEADY_HOPS * STEADY_SD * STEADY_SD) lift = min;
+    }
+    if (h + 1 === SETTLE_HOPS) lift = Math.max(lift, this.settleMin);
+    if (lift > Number.NEGATIVE_INFINITY) {
+      this.floorKnown = true;
+      if (lift > this.noiseFloor) this.noiseFloor = lift;
+    }
   }
 
   private computeHop(): void {
@@ -394,22 +464,26 @@ export class FeatureExtractor {
     const rho = (lagged + floor) / (total + floor);
     const zcr = Math.acos(Math.min(1, Math.max(-1, rho))) / Math.PI;
 
-    // Trackers. The first hop seeds both; the level follows peaks fast and releases slowly,
-    // the noise floor follows dips fast and rises slowly (≈2 dB/s).
+    // Trackers. The level follows peaks fast and releases slowly (the first hop seeds it); the
+    // noise floor starts at the prior (or the first hop, if quieter), follows dips fast and rises
+    // slowly (≈2 dB/s). In the session's first 400 ms a background louder than the prior, present
+    // from the start, lifts the floor to its minimum at once (settleFloor).
     if (this.hops === 0) {
       this.level = energy;
-      this.noiseFloor = energy;
+      this.noiseFloor = Math.min(energy, NOISE_FLOOR_PRIOR);
     } else {
       this.level += (energy > this.level ? 0.6 : 0.004) * (energy - this.level);
       if (energy < this.noiseFloor) this.noiseFloor += 0.5 * (energy - this.noiseFloor);
       else this.noiseFloor += 0.01;
-      if (this.level < this.noiseFloor) this.level = this.noiseFloor;
     }
+    if (this.hops < SETTLE_HOPS) this.settleFloor(energy);
+    if (this.level < this.noiseFloor) this.level = this.noiseFloor;
     this.hops++;
     const snr = energy - this.noiseFloor;
 
     const f = this.features;
-    const isSpeech = snr > 2.3;
+    if (energy <= NOISE_FLOOR_PRIOR) this.floorKnown = true;
+    const isSpeech = snr > 2.3 && this.floorKnown;
     let rate = 0;
     if (isSpeech) {
       this.speechHops++;

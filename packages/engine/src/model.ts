@@ -233,17 +233,25 @@ export class MlpRunner {
     const last = weights.length - 1;
     for (let l = 0; l <= last; l++) layer(acts[l]!, acts[l + 1]!, weights[l]!, biases[l]!, l < last);
     const out = acts[last + 1]!;
-    let max = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < out.length; i++) if (out[i]! > max) max = out[i]!;
-    let sum = 0;
-    for (let i = 0; i < out.length; i++) {
-      const e = Math.exp(out[i]! - max);
-      out[i] = e;
-      sum += e;
-    }
-    for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
+    softmaxInPlace(out);
     return out;
   }
+}
+
+/**
+ * Replaces `values` by their softmax (max subtracted first, so large logits cannot overflow). The
+ * runtime and the trainer both use this one, so a trained model reads the same at run time.
+ */
+export function softmaxInPlace(values: Float32Array): void {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    const e = Math.exp(values[i]! - max);
+    values[i] = e;
+    sum += e;
+  }
+  for (let i = 0; i < values.length; i++) values[i] = values[i]! / sum;
 }
 
 /**

@@ -1,18 +1,16 @@
-/** A small seeded PRNG (mulberry32): deterministic motion for a given seed. */
+import { mulberry32 } from '@avatar-drive/core';
+
+/** A small seeded PRNG (core's mulberry32): deterministic motion for a given seed. */
 export class Prng {
-  private state: number;
+  readonly #uniform: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.#uniform = mulberry32(seed);
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.#uniform();
   }
 
   /** Standard normal (Box–Muller, one value per call). */

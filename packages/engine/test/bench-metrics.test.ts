@@ -4,6 +4,8 @@ import {
   bestLag,
   closureCounts,
   type FramePrediction,
+  fineJawLag,
+  firstWordLatency,
   frameCount,
   laggedPearson,
   macroF1,
@@ -150,6 +152,39 @@ describe('closure, onset and silence metrics', () => {
     expect(speechOnsets(twoBursts)).toEqual([0.9]);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
+  });
+
+  it('fine jaw lag finds a prediction running 20 ms late, finer than a frame', () => {
+    const phones: Phone[] = [];
+    for (let i = 0; i < 12; i++) {
+      phones.push({ start: i * 0.25, end: i * 0.25 + 0.13, phone: 'a', viseme: 'aa' });
+      phones.push({ start: i * 0.25 + 0.13, end: (i + 1) * 0.25, phone: 'p', viseme: 'PP' });
+    }
+    const frames = frameCount(3);
+    const late = phones.map((p) => ({ ...p, start: p.start + 0.02, end: p.end + 0.02 }));
+    const onTime = fineJawLag([{ phones, pred: referenceJaw(phones, frames) }]);
+    expect(onTime.lagMs).toBe(0);
+    expect(onTime.r).toBeCloseTo(1, 6);
+    expect(fineJawLag([{ phones, pred: referenceJaw(late, frames) }]).lagMs).toBe(20);
+    const early = phones.map((p) => ({ ...p, start: p.start - 0.03, end: p.end - 0.03 }));
+    expect(fineJawLag([{ phones, pred: referenceJaw(early, frames) }]).lagMs).toBe(-30);
+  });
+
+  it('first-word latency counts the first onset whatever precedes it, speech at sample 0 too', () => {
+    const preds = perfect(PHONES);
+    expect(firstWordLatency(PHONES, preds)).toBe(0);
+    expect(firstWordLatency(PHONES, shift(preds, 3))).toBeCloseTo(120, 6);
+    const fromZero: Phone[] = [
+      { start: 0, end: 0.3, phone: 'a', viseme: 'aa' },
+      { start: 0.3, end: 0.6, phone: '_', viseme: 'sil' },
+    ];
+    expect(speechOnsets(fromZero)).toEqual([]); // not an onset after silence…
+    const shut = Array.from({ length: 15 }, () => ({ viseme: 0, jawOpen: 0, mouthClose: 1 }));
+    const opensAtFrame = (k: number) => shut.map((p, i) => (i === k ? { ...p, jawOpen: 0.5 } : p));
+    expect(firstWordLatency(fromZero, opensAtFrame(0))).toBe(0); // …but it is a first word
+    expect(firstWordLatency(fromZero, opensAtFrame(6))).toBeCloseTo(240, 6);
+    expect(firstWordLatency(fromZero, shut)).toBe(500);
+    expect(firstWordLatency([{ start: 0, end: 1, phone: '_', viseme: 'sil' }], shut)).toBeUndefined();
   });
 
   it('false activity counts active silence frames away from speech', () => {

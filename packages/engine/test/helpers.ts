@@ -2,20 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DriveFrame } from '@avatar-drive/core';
+import { type DriveFrame, mulberry32 } from '@avatar-drive/core';
 import type { Driver } from '../src/driver.js';
 
 /** A seeded PRNG for test signals and chunkings. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const random: (seed: number) => () => number = mulberry32;
 
 /** Gaussian-ish noise at a given RMS (full scale 1). */
 export function noise(samples: number, rms: number, seed: number): Int16Array {

@@ -1,7 +1,7 @@
 /**
  * The augmentation recipe of training: random gain, room reverb, white/pink/babble noise at 0–30 dB
  * SNR, telephone band or another input rate, built from the corpus tools' primitives
- * (training/augment.ts). Deterministic per (seed, key).
+ * (corpus/augment.ts). Deterministic per (seed, key).
  */
 import { SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 
@@ -14,43 +14,14 @@ export interface Augmenter {
   ): { samples: Float32Array; sampleRate: number };
 }
 
-/** The parts of training/rng.ts used here. */
-interface Rng {
-  next(): number;
-  uniform(lo: number, hi: number): number;
-  int(lo: number, hi: number): number;
-  pick<T>(items: readonly T[]): T;
-  weighted<K extends string | number>(weights: ReadonlyArray<readonly [K, number]>): K;
-}
-interface RngModule {
-  createRng(seed: number | string): Rng;
-}
-/** The parts of training/augment.ts used here. */
-interface AugmentModule {
-  resample(x: Float32Array, fromRate: number, toRate: number): Float32Array;
-  applyGain(x: Float32Array, db: number): Float32Array;
-  limitPeak(x: Float32Array, peak?: number): Float32Array;
-  whiteNoise(length: number, rng: Rng): Float32Array;
-  pinkNoise(length: number, rng: Rng): Float32Array;
-  babbleNoise(
-    length: number,
-    sources: readonly Float32Array[],
-    sampleRate: number,
-    rng: Rng,
-    talkers?: number,
-  ): Float32Array;
-  addNoise(signal: Float32Array, noise: Float32Array, snrDb: number, sampleRate: number): Float32Array;
-  reverb(x: Float32Array, sampleRate: number, rt60: number, rng: Rng, wetDb?: number): Float32Array;
-  telephone(
-    x: Float32Array,
-    sampleRate: number,
-    options?: { muLaw?: boolean },
-  ): { samples: Float32Array; sampleRate: number };
-}
+// The corpus tools' own types, so the compiler checks that this recipe calls them as they are
+// (type-only: the modules themselves are loaded at run time, below, when they are installed).
+type RngModule = typeof import('../corpus/rng.js');
+type AugmentModule = typeof import('../corpus/augment.js');
 
 // Resolved at run time: the corpus tools live next to this package's training scripts.
-const AUGMENT_MODULE = '../training/augment.js';
-const RNG_MODULE = '../training/rng.js';
+const AUGMENT_MODULE = '../corpus/augment.js';
+const RNG_MODULE = '../corpus/rng.js';
 
 /** Loads the corpus tools' augmentation primitives; null when they are not installed. */
 export async function loadAugmenter(seed: number): Promise<Augmenter | null> {

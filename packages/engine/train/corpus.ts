@@ -1,5 +1,5 @@
 /**
- * Reading a labelled corpus (packages/engine/training/README.md): per utterance `<id>.wav` (mono
+ * Reading a labelled corpus (packages/engine/corpus/README.md): per utterance `<id>.wav` (mono
  * s16) and `<id>.json` with `phones: [{ start, end, phone, viseme }]` in seconds.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -49,7 +49,8 @@ export function extractHops(
     (f, a) => {
       if (count < total) {
         hops.set(f, count * FEATURE_DIM);
-        snr[count] = a.energy - a.noiseFloor;
+        // Hops before the floor settles may be background above the prior: not speech evidence.
+        snr[count] = extractor.floorSettled ? a.energy - a.noiseFloor : 0;
       }
       count++;
     },

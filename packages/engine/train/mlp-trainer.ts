@@ -3,6 +3,8 @@
  * mini-batch Adam with decoupled weight decay. Single-threaded, Float32Arrays, no allocation in
  * the inner loops: fast enough for the few-ten-thousand-parameter models the runtime can afford.
  */
+import { mulberry32 } from '@avatar-drive/core';
+import { softmaxInPlace } from '../src/model.js';
 
 export interface TrainerOptions {
   /** Layer sizes, input first (after the projection, when there is one). */
@@ -19,17 +21,8 @@ export interface TrainerOptions {
   batchSize: number;
 }
 
-/** A deterministic PRNG for initialisation and shuffling (mulberry32). */
-export function makeRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG for initialisation and shuffling (core's mulberry32). */
+export const makeRandom: (seed: number) => () => number = mulberry32;
 
 export class MlpTrainer {
   readonly layers: number[];
@@ -123,15 +116,7 @@ export class MlpTrainer {
       }
     }
     const out = this.acts[last + 1]!;
-    let max = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < out.length; i++) if (out[i]! > max) max = out[i]!;
-    let sum = 0;
-    for (let i = 0; i < out.length; i++) {
-      const e = Math.exp(out[i]! - max);
-      out[i] = e;
-      sum += e;
-    }
-    for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum;
+    softmaxInPlace(out);
     return out;
   }
 

@@ -82,7 +82,7 @@ const log = (message: string) =>
   console.log(`[train ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
 
 function generate(): void {
-  const generator = join(packageDir, 'training', 'gen-corpus.ts');
+  const generator = join(packageDir, 'corpus', 'gen-corpus.ts');
   if (!existsSync(generator))
     throw new Error(`${generator} is missing: the corpus generator ships with this package.`);
   log(`generating the training corpus into ${trainDir}`);
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   // The corpus generator already augments (noise, reverb, telephone band, rates, gain); --variants N
   // adds N-1 further randomly augmented copies of each utterance.
   const augmenter = variants > 1 ? await loadAugmenter(seed) : null;
-  if (variants > 1 && !augmenter) throw new Error('--variants needs training/augment.ts (the corpus tools)');
+  if (variants > 1 && !augmenter) throw new Error('--variants needs corpus/augment.ts (the corpus tools)');
   const augmentation = augmenter
     ? `corpus generator's conditions + ${variants - 1} extra copies: ${augmenter.description}`
     : "corpus generator's conditions only";

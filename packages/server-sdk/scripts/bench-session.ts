@@ -26,6 +26,13 @@ import {
   tone,
 } from '../test/support/service-process.js';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(
+    `Usage: pnpm --filter @avatar-drive/server-sdk bench   (SESSIONS=1,8,16 sets the steps)\n\nHost-mode AvatarSession next to a bare driveningress.v2 client, against a real service started here\n(needs a built workspace: pnpm build). No options.`,
+  );
+  process.exit(0);
+}
+
 const RATE = 16000;
 const CHUNK = RATE / 50; // 20 ms
 const utterance = tone(2000, RATE);

@@ -14,6 +14,7 @@ import {
   AvatarError,
   assertPcmChunk,
   audioInputMessage,
+  CloseCode,
   configureSessionMessage,
   type ErrorPhase,
   int16ToBytes,
@@ -398,9 +399,9 @@ export class AvatarSession implements AvatarSessionCallbacks {
       if (state === 'connecting') {
         this.#machine.apply('fail');
         this.#deliverError(e);
-        this.#finish({ code: e.closeCode ?? 1006, reason: e.code, error: e });
+        this.#finish({ code: e.closeCode ?? CloseCode.Abnormal, reason: e.code, error: e });
       } else if (state === 'closing') {
-        this.#finishClosing(1000, 'client closed');
+        this.#finishClosing(CloseCode.Normal, 'client closed');
       }
       throw e;
     }
@@ -520,16 +521,16 @@ export class AvatarSession implements AvatarSessionCallbacks {
     if (state === 'closed' || state === 'closing') return this.#closedPromise;
     if (state === 'idle') {
       this.#machine.apply('closed');
-      this.#finish({ code: 1000, reason: 'closed before start' });
+      this.#finish({ code: CloseCode.Normal, reason: 'closed before start' });
       return this.#closedPromise;
     }
     this.#machine.apply('close');
     this.#wakeSleep?.();
     const socket = this.#socket;
     if (socket?.open) {
-      socket.close(1000, 'client closed');
+      socket.close(CloseCode.Normal, 'client closed');
     } else if (state === 'connected') {
-      this.#finishClosing(1000, 'client closed');
+      this.#finishClosing(CloseCode.Normal, 'client closed');
     }
     // connecting / reconnecting: the connect loop sees `closing` and finishes.
     return this.#closedPromise;
@@ -558,7 +559,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
         this.#assertStillConnecting();
         const socket = await this.#open(endpoint, token);
         if (this.state !== 'connecting' && this.state !== 'reconnecting') {
-          socket.close(1000, 'client closed');
+          socket.close(CloseCode.Normal, 'client closed');
           this.#assertStillConnecting();
         }
         this.#socket = socket;
@@ -784,13 +785,13 @@ export class AvatarSession implements AvatarSessionCallbacks {
     } catch (error) {
       const e = toAvatarError(error, 'connect');
       if (this.state === 'closing') {
-        this.#finishClosing(1000, 'client closed');
+        this.#finishClosing(CloseCode.Normal, 'client closed');
         return;
       }
       if (this.state !== 'reconnecting') return;
       this.#machine.apply('fail');
       this.#deliverError(e);
-      this.#finish({ code: e.closeCode ?? 1006, reason: e.code, error: e });
+      this.#finish({ code: e.closeCode ?? CloseCode.Abnormal, reason: e.code, error: e });
     }
   }
 

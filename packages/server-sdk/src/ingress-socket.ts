@@ -7,6 +7,7 @@
  */
 import {
   AvatarError,
+  CloseCode,
   decodeMessage,
   encodeMessage,
   isAvatarError,
@@ -179,7 +180,7 @@ export class IngressSocket {
           return;
         }
         if (configureError) {
-          const closeCode = configureError.closeCode ?? (code >= 4000 ? code : undefined);
+          const closeCode = configureError.closeCode ?? (code >= CloseCode.InvalidRequest ? code : undefined);
           fail(
             new AvatarError(configureError.code, configureError.message, {
               phase: 'configure',
@@ -207,7 +208,7 @@ export class IngressSocket {
   }
 
   /** Starts the close handshake (the peer's close arrives through `onClose`). */
-  close(code = 1000, reason = ''): void {
+  close(code: number = CloseCode.Normal, reason = ''): void {
     if (this.#ws.readyState === WebSocket.CLOSED || this.#ws.readyState === WebSocket.CLOSING) return;
     this.#ws.close(code, reason);
     // A peer that never answers the handshake is dropped.

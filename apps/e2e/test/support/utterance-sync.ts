@@ -1,5 +1,5 @@
 /**
- * What the viewer got of one utterance, per animation frame (DESIGN.md, Timing: frame k covers
+ * What the viewer got of one utterance, per animation frame (docs/architecture.md, Timing: frame k covers
  * samples [k·sr/25, (k+1)·sr/25) of the request's audio and is shown when they are heard):
  *
  * - frame k's window is [shown_k, shown_k + 40 ms) on the page's clock, where shown_k is when

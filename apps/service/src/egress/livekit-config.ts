@@ -7,12 +7,17 @@
  * (it must carry kind agent and a room join grant); with `api_key` + `api_secret` the
  * service mints it. Credentials never appear in an error message.
  */
-import { AvatarError } from '@avatar-drive/core';
+import {
+  AVATAR_PARTICIPANT_KIND,
+  AvatarError,
+  avatarParticipantGrant,
+  PUBLISH_ON_BEHALF_ATTRIBUTE,
+} from '@avatar-drive/core';
 import { AccessToken } from 'livekit-server-sdk';
 import type { LiveKitEgressSettings } from './types.js';
 
-/** The attribute that ties an avatar participant to the agent whose speech it renders. */
-export const PUBLISH_ON_BEHALF_ATTRIBUTE = 'lk.publish_on_behalf';
+/** The attribute that ties an avatar participant to the agent whose speech it renders (core's). */
+export { PUBLISH_ON_BEHALF_ATTRIBUTE };
 
 /** Limits that keep a config from being abused (LiveKit's own limits are in the same range). */
 const MAX_ATTRIBUTES = 32;
@@ -152,7 +157,7 @@ export async function resolveLiveKitConfig(
         `livekit_egress.publisher_id "${publisherId}" differs from the api_token identity "${identity}": make them equal or leave publisher_id empty.`,
       );
     }
-    if (claims.kind !== 'agent') {
+    if (claims.kind !== AVATAR_PARTICIPANT_KIND) {
       throw invalid(
         `livekit_egress.api_token has participant kind "${String(claims.kind ?? 'standard')}": mint it with kind "agent" (AccessToken.kind = 'agent').`,
       );
@@ -209,15 +214,8 @@ export async function resolveLiveKitConfig(
     ttl: options.tokenTtlS,
     attributes: extra,
   });
-  at.kind = 'agent';
-  at.addGrant({
-    room: roomName,
-    roomJoin: true,
-    canPublish: true,
-    canPublishData: true,
-    canSubscribe: false,
-    canUpdateOwnMetadata: true,
-  });
+  at.kind = AVATAR_PARTICIPANT_KIND;
+  at.addGrant(avatarParticipantGrant(roomName));
   return {
     url,
     roomName,

@@ -13,13 +13,13 @@
 import {
   AvatarError,
   type ControlMessage,
+  DRIVE_FRAME_FIELDS,
   type DriveFrame,
-  driveFrameToFlame,
   FPS,
   type FramePacket,
-  wire,
+  responseAnimationMessage,
+  type ServerResponseAnimation,
 } from '@avatar-drive/core';
-import { create } from '@bufbuild/protobuf';
 import type { PlaybackSnapshot } from './types.js';
 
 /** Where the scheduler's output goes. */
@@ -223,7 +223,7 @@ export class PlayoutScheduler {
       u = new Utterance(reqId, this.#rate);
       this.#queue.push(u);
     }
-    u.frames.push(...frames);
+    for (const frame of frames) u.frames.push(finite(frame));
     if (end) u.framesEnded = true;
     // Frames whose audio already went out (late frames) leave now, stamped with their time.
     this.#sendDueFrames(u);
@@ -374,13 +374,14 @@ export class PlayoutScheduler {
       const batch = due.slice(i, i + this.#maxFramesPerPacket);
       const last = i + this.#maxFramesPerPacket >= due.length;
       const packetEnd = end && last;
-      const animation = create(wire.ServerResponseAnimationSchema, {
+      const message = responseAnimationMessage({
         connectionId: this.#connectionId,
         reqId: u.reqId,
         end: packetEnd,
         avatarId: this.#avatarId,
-        animation: { keyframes: batch.map((k) => driveFrameToFlame(u.frames[k]!)) },
+        frames: batch.map((k) => u.frames[k]!),
       });
+      const animation = message.data.value as ServerResponseAnimation;
       this.#sink.sendFrames({
         firstFrameIndex: batch[0] ?? u.frames.length,
         sampleRate: this.#rate,
@@ -541,4 +542,15 @@ export class PlayoutScheduler {
     this.#wake = undefined;
     wake?.();
   }
+}
+
+/**
+ * `frame`, or a copy with every NaN or infinity set to 0: clients reject non-finite rig values
+ * (and the message builder refuses them), so a pluggable engine's bad value must not reach them.
+ */
+function finite(frame: DriveFrame): DriveFrame {
+  if (DRIVE_FRAME_FIELDS.every((name) => frame[name].every(Number.isFinite))) return frame;
+  const copy = { ...frame };
+  for (const name of DRIVE_FRAME_FIELDS) copy[name] = frame[name].map((v) => (Number.isFinite(v) ? v : 0));
+  return copy;
 }

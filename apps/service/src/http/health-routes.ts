@@ -1,6 +1,6 @@
 /** GET /healthz (process up), /readyz (can take sessions), /metrics (Prometheus). */
 import type { FastifyInstance } from 'fastify';
-import type { EnginePool } from '../engine/engine-pool.js';
+import type { EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { SharedStore } from '../store/shared-store.js';
 

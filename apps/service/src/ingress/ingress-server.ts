@@ -13,14 +13,19 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type AvatarError, type AvatarErrorCode, wire } from '@avatar-drive/core';
-import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  type AvatarError,
+  type AvatarErrorCode,
+  CloseCode,
+  encodeMessage,
+  serverErrorMessage,
+} from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import type { EgressRegistry } from '../egress/registry.js';
-import type { EnginePool } from '../engine/engine-pool.js';
+import type { EnginePool } from '../engine-pool/engine-pool.js';
 import { errorBody } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -159,7 +164,7 @@ export class IngressServer {
       if (!slotTaken) {
         closeAfterUpgrade = {
           code: 'concurrencyLimit',
-          closeCode: 4003,
+          closeCode: CloseCode.ConcurrencyLimit,
           message: `This app already has ${limit} sessions open. Wait for one to end, then retry (the session token was not spent).`,
         };
       } else if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
@@ -178,7 +183,7 @@ export class IngressServer {
       logger.warn({ err: error.message }, 'shared store unavailable: refusing a new session');
       closeAfterUpgrade = {
         code: 'upstreamError',
-        closeCode: 4503,
+        closeCode: CloseCode.UpstreamUnavailable,
         message:
           'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
@@ -195,15 +200,8 @@ export class IngressServer {
         const { code, closeCode, message } = closeAfterUpgrade;
         metrics.recordError(code);
         ws.send(
-          toBinary(
-            wire.MessageSchema,
-            create(wire.MessageSchema, {
-              type: wire.MessageType.SERVER_ERROR,
-              data: {
-                case: 'serverError',
-                value: { connectionId, code: closeCode, message: `${code}: ${message}` },
-              },
-            }),
+          encodeMessage(
+            serverErrorMessage({ connectionId, code: closeCode, message: `${code}: ${message}` }),
           ),
         );
         ws.close(closeCode, code);

@@ -10,7 +10,7 @@ import { createDriver } from '@avatar-drive/engine';
 import { create, fromBinary, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
 import { WebSocket } from 'ws';
 import { generateApiKey, hashApiKey } from '../../src/credentials/api-keys.js';
-import type { DriverFactory } from '../../src/engine/engine-pool.js';
+import type { DriverFactory } from '../../src/engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
 import type { RegionId } from '../../src/regions.js';

@@ -3,7 +3,7 @@
  * frame per 40 ms of audio, jawOpen from the frame's RMS level.
  */
 import { ARKIT_INDEX, createDriveFrame, type DriveFrame } from '@avatar-drive/core';
-import type { DriveDriver, DriverOptions } from '../../src/engine/engine-pool.js';
+import type { DriveDriver, DriverOptions } from '../../src/engine-pool/engine-pool.js';
 
 export function createDriver(options: DriverOptions): DriveDriver {
   const perFrame = options.sampleRate / 25;

@@ -12,8 +12,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { encodeWav, parseWav, type Viseme, wavToMonoInt16 } from '@avatar-drive/core';
+import { encodeWav, mulberry32, parseWav, type Viseme, wavToMonoInt16 } from '@avatar-drive/core';
+import { parseBenchArgs } from '../cli-args.js';
 import type { Phone } from '../metrics.js';
 
 const VOICES = [
@@ -122,17 +122,8 @@ function phonesFromEvents(all: { sample: number; ph: string }[], pcm: Int16Array
   return phones;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (core's mulberry32). */
+const rng = mulberry32;
 
 /** Adds pink-ish noise at `snrDb` below the speech power (measured over labelled speech). */
 function addNoise(pcm: Int16Array, rate: number, phones: Phone[], snrDb: number, seed: number): Int16Array {
@@ -163,7 +154,21 @@ function addNoise(pcm: Int16Array, rate: number, phones: Phone[], snrDb: number,
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, count: { type: 'string' } } });
+  const values = parseBenchArgs(
+    `
+Usage: pnpm --filter @avatar-drive/engine exec tsx bench/quickset/make-quickset.ts [--out DIR] [--count N]
+
+Writes a small provisional labelled set (espeak-ng, needs espeak-ng, libespeak-ng-dev, gcc and sox:
+bash scripts/setup.sh) in the dev-set format. The project's real dev set is made by
+\`pnpm --filter @avatar-drive/engine gen:dev\`.
+
+Options:
+  --out DIR     output folder (default packages/engine/.data/quick)
+  --count N     utterances (default 24)
+  -h, --help    this text
+`,
+    { out: { type: 'string' }, count: { type: 'string' } },
+  );
   const out = values.out ?? fileURLToPath(new URL('../../.data/quick', import.meta.url));
   const count = Number(values.count ?? 24);
   mkdirSync(out, { recursive: true });

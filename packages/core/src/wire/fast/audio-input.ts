@@ -10,6 +10,7 @@
  * `decodeMessage`, which owns validation and error reporting. So whatever it returns is what
  * `decodeMessage` returns for the same bytes (the differential fuzz test in core checks it).
  */
+import { utf8DecodeStrict, utf8Encode } from './utf8.js';
 import { VarintCursor, varintSize, writeVarint } from './varint.js';
 
 /** A ClientAudioInput read from the wire; `audio` is a view into the frame. */
@@ -33,8 +34,6 @@ export function createReqIdCache(): ReqIdCache {
   return { bytes: new Uint8Array(0), text: '' };
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const utf8 = new TextEncoder();
 const cursor = new VarintCursor();
 
 const KEY_TYPE = 0x08; // Message.type, varint
@@ -63,12 +62,8 @@ function decodeReqId(
     if (same) return cache.text;
   }
   const bytes = frame.subarray(from, to);
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  const text = utf8DecodeStrict(bytes);
+  if (text === undefined) return undefined;
   if (cache) {
     cache.bytes = bytes.slice();
     cache.text = text;
@@ -142,7 +137,7 @@ export function readAudioInput(frame: Uint8Array, cache?: ReqIdCache): FastAudio
  * defaults omitted), for senders that encode many chunks (load generators, relays).
  */
 export function encodeAudioInput(reqId: string, audio: Uint8Array, end: boolean): Uint8Array {
-  const req = reqId.length ? utf8.encode(reqId) : new Uint8Array(0);
+  const req = reqId.length ? utf8Encode(reqId) : new Uint8Array(0);
   let inner = 0;
   if (req.length) inner += 1 + varintSize(req.length) + req.length;
   if (end) inner += 2;

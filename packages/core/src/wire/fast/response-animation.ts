@@ -11,9 +11,8 @@
  * {@link AnimationBytes.writeTo}. {@link AnimationBytes.encode} does both.
  */
 import type { DriveFrame } from '../../rig.js';
+import { utf8Encode } from './utf8.js';
 import { varintSize, writeVarint } from './varint.js';
-
-const utf8 = new TextEncoder();
 
 /** Float32 → little-endian bytes without a DataView per message. */
 const f32 = new Float32Array(1);
@@ -98,7 +97,7 @@ export class AnimationBytes {
   readonly #connectionId: Uint8Array;
   readonly #avatarId: Uint8Array;
   #reqId = '';
-  #req = new Uint8Array(0);
+  #req: Uint8Array = new Uint8Array(0);
   // What measure() saw, for writeTo().
   #frames: readonly DriveFrame[] = [];
   #end = false;
@@ -106,15 +105,15 @@ export class AnimationBytes {
   #animationSize = 0;
 
   constructor(connectionId: string, avatarId: string) {
-    this.#connectionId = utf8.encode(connectionId);
-    this.#avatarId = utf8.encode(avatarId);
+    this.#connectionId = utf8Encode(connectionId);
+    this.#avatarId = utf8Encode(avatarId);
   }
 
   /** The message's byte length; the next {@link writeTo} writes exactly this message. */
   measure(reqId: string, frames: readonly DriveFrame[], end: boolean): number {
     if (reqId !== this.#reqId) {
       this.#reqId = reqId;
-      this.#req = utf8.encode(reqId);
+      this.#req = utf8Encode(reqId);
     }
     // Frames of one engine call share the rig's layout, so their keyframe sizes are equal in
     // practice; each is still measured (a cheap sum of lengths) so any layout encodes correctly.

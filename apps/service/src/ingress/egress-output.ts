@@ -1,0 +1,172 @@
+/**
+ * Output into an RTC room through an egress (LiveKit, Agora): the session's audio and its
+ * animation go to the egress, which publishes the avatar. Playback states come from the egress's
+ * real playout (when audio leaves the avatar's track), not from the clock: each request gets
+ * PLAYING, then either one ServerResponseAnimation with end=true and no keyframes plus ENDED, or
+ * INTERRUPTED. The clock only keeps the pause timeout.
+ */
+import { AnimationBytes, type DriveFrame, PlaybackState } from '@avatar-drive/core';
+import type { EgressRegistry } from '../egress/registry.js';
+import type { EgressKind, EgressOpenConfig, EgressSession } from '../egress/types.js';
+import { PlaybackClock, type PlaybackEvent } from './playback-clock.js';
+import {
+  type InterruptReason,
+  type OutputHost,
+  type RequestState,
+  type SessionOutput,
+  sendPlaybackState,
+} from './session-output.js';
+
+/** Where a request stands in the egress (its real playout). */
+interface EgressRequestState {
+  phase?: 'playing' | 'ended' | 'interrupted';
+  playedMs?: number;
+  interruptReason?: InterruptReason;
+}
+
+export class EgressOutput implements SessionOutput {
+  readonly clock: PlaybackClock;
+  readonly #host: OutputHost;
+  readonly #registry: EgressRegistry;
+  readonly #kind: EgressKind;
+  readonly #config: EgressOpenConfig;
+  readonly #animation: AnimationBytes;
+  /** RTC-only state per request, kept as long as the session remembers the request. */
+  readonly #requests = new WeakMap<RequestState, EgressRequestState>();
+  #egress: EgressSession | undefined;
+  #closed = false;
+
+  constructor(
+    host: OutputHost,
+    registry: EgressRegistry,
+    pauseTimeoutMs: number,
+    kind: EgressKind,
+    config: EgressOpenConfig,
+  ) {
+    this.#host = host;
+    this.#registry = registry;
+    this.#kind = kind;
+    this.#config = config;
+    this.#animation = new AnimationBytes(host.info.connectionId, host.info.avatarId);
+    this.clock = new PlaybackClock((event) => this.#onPlayback(event), pauseTimeoutMs);
+  }
+
+  /** Connects the avatar to the room; the session confirms once it is in. */
+  open(): Promise<void> {
+    return this.#registry.open(this.#kind, this.#config).then((egress) => {
+      if (this.#closed) {
+        void egress.close();
+        return;
+      }
+      this.#attach(egress);
+    });
+  }
+
+  audio(request: RequestState, pcm: Int16Array, end: boolean): void {
+    if (pcm.length > 0 || end) this.#egress!.pushAudio(pcm, this.#config.sampleRate, request.reqId, end);
+  }
+
+  frames(request: RequestState, frames: readonly DriveFrame[], end: boolean): void {
+    this.#egress!.pushFrames(frames, request.reqId, end);
+  }
+
+  /** Stops the request's egress output at once; exactly one INTERRUPTED follows. */
+  cancel(request: RequestState, reason: InterruptReason): void {
+    const state = this.#state(request);
+    if (request.cancelled || state.phase === 'ended' || state.phase === 'interrupted') return;
+    this.#host.stop(request);
+    state.interruptReason = reason;
+    // Bookkeeping only: in RTC mode the clock's events are not reported.
+    this.clock.interrupt(request.playback, reason);
+    // The egress reports requests it holds (its 'interrupted' listener runs synchronously, below);
+    // one it never queued is reported here.
+    this.#egress?.interrupt(request.reqId);
+    if ((state.phase as EgressRequestState['phase']) !== 'interrupted') {
+      state.phase = 'interrupted';
+      this.#finalEnd(request.reqId);
+      sendPlaybackState(this.#host, request.reqId, PlaybackState.INTERRUPTED, 0, reason);
+    }
+  }
+
+  pauseOrResume(op: 'pause' | 'resume', request: RequestState): void {
+    // The clock keeps the pause timeout; the state reported is the egress's.
+    if (op === 'pause') this.clock.pause();
+    else this.clock.resume();
+    const egress = this.#egress!;
+    const snap = op === 'pause' ? egress.pause() : egress.resume();
+    const { phase, playedMs } = this.#state(request);
+    const state =
+      phase === 'ended'
+        ? PlaybackState.ENDED
+        : phase === 'interrupted'
+          ? PlaybackState.INTERRUPTED
+          : snap.state === 'paused'
+            ? PlaybackState.PAUSED
+            : PlaybackState.PLAYING;
+    const played = snap.reqId === request.reqId ? snap.playedMs : (playedMs ?? 0);
+    sendPlaybackState(this.#host, request.reqId, state, played, '');
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.clock.dispose();
+    void this.#egress?.close().catch(() => undefined);
+  }
+
+  #state(request: RequestState): EgressRequestState {
+    let state = this.#requests.get(request);
+    if (!state) {
+      state = {};
+      this.#requests.set(request, state);
+    }
+    return state;
+  }
+
+  #attach(egress: EgressSession): void {
+    this.#egress = egress;
+    const host = this.#host;
+    egress.on('playing', ({ reqId }) => {
+      const request = host.request(reqId);
+      if (request) this.#state(request).phase = 'playing';
+      sendPlaybackState(host, reqId, PlaybackState.PLAYING, 0, '');
+    });
+    egress.on('ended', ({ reqId, playedMs }) => {
+      const request = host.request(reqId);
+      if (request) Object.assign(this.#state(request), { phase: 'ended', playedMs });
+      this.#finalEnd(reqId);
+      sendPlaybackState(host, reqId, PlaybackState.ENDED, playedMs, '');
+    });
+    egress.on('interrupted', ({ reqId, playedMs }) => {
+      const request = host.request(reqId);
+      const state = request && Object.assign(this.#state(request), { phase: 'interrupted', playedMs });
+      if (request) request.cancelled = true;
+      this.#finalEnd(reqId); // an interrupted request gets its one end marker too
+      sendPlaybackState(
+        host,
+        reqId,
+        PlaybackState.INTERRUPTED,
+        playedMs,
+        state?.interruptReason ?? 'explicit',
+      );
+    });
+    egress.on('idle-timeout', ({ idleMs }) =>
+      host.fail(
+        'idleTimeout',
+        `No audio for ${Math.round(idleMs / 1000)} s, so the avatar left the room. Open a new session when there is audio to send.`,
+      ),
+    );
+    egress.on('error', (error) => host.fail(error.code, error.message));
+  }
+
+  /** The request's one end marker on the WebSocket (keyframes went to the room). */
+  #finalEnd(reqId: string): void {
+    if (!this.#host.closed) this.#host.sender.sendBytes(this.#animation.encode(reqId, [], true));
+  }
+
+  #onPlayback(event: PlaybackEvent): void {
+    // Only the clock's pause timeout acts here; the egress reports the playout.
+    if (event.kind !== 'interrupted' || event.reason !== 'pause_timeout') return;
+    const request = this.#host.request(event.entry.reqId);
+    if (request) this.cancel(request, 'pause_timeout');
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The engine leg of a session: each audio chunk of a request goes through the engine channel,
+ * the playback clock learns what arrived, and the frames go to the session's output in order,
+ * the last with end=true once the request's input ended. Inline engines are called directly
+ * (`now`: no promise or closure per chunk); worker engines through promises, in call order.
+ */
+import type { Logger } from 'pino';
+import type { EngineChannel, EngineResult } from '../engine-pool/engine-pool.js';
+import type { ServiceMetrics } from '../metrics.js';
+import type { OutputHost, RequestState, SessionOutput } from './session-output.js';
+import type { SessionRequests } from './session-requests.js';
+
+export class UtteranceFeed {
+  readonly #engine: EngineChannel;
+  readonly #output: SessionOutput;
+  readonly #requests: SessionRequests;
+  readonly #sampleRate: number;
+  readonly #host: OutputHost;
+  readonly #metrics: ServiceMetrics;
+  readonly #logger: Logger;
+
+  constructor(
+    engine: EngineChannel,
+    output: SessionOutput,
+    requests: SessionRequests,
+    sampleRate: number,
+    host: OutputHost,
+    logger: Logger,
+  ) {
+    this.#engine = engine;
+    this.#output = output;
+    this.#requests = requests;
+    this.#sampleRate = sampleRate;
+    this.#host = host;
+    this.#metrics = host.metrics;
+    this.#logger = logger;
+  }
+
+  /** One chunk of request `r` (empty with `end` on the last). */
+  push(r: RequestState, pcm: Int16Array, end: boolean): void {
+    const engine = this.#engine;
+    this.#output.audio(r, pcm, end);
+    if (engine.now) {
+      this.#pushNow(engine.now, r, pcm, end);
+      return;
+    }
+    if (pcm.length > 0) {
+      engine.push(pcm).then(
+        (result) => this.#emit(r, result, false, pcm.length),
+        (error: unknown) => this.#failed(error, r.reqId),
+      );
+    }
+    this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    if (end) {
+      this.#requests.current = undefined;
+      engine.end().then(
+        (result) => this.#emit(r, result, true, 0),
+        (error: unknown) => this.#failed(error, r.reqId),
+      );
+    }
+  }
+
+  /**
+   * {@link push} for an engine on this thread: the same sequence as the promise path (compute,
+   * clock, then frames; then the end flush), without a promise and closures per chunk.
+   */
+  #pushNow(now: NonNullable<EngineChannel['now']>, r: RequestState, pcm: Int16Array, end: boolean): void {
+    let result: EngineResult | undefined;
+    if (pcm.length > 0) {
+      try {
+        result = now.push(pcm);
+      } catch (error) {
+        this.#failed(error, r.reqId);
+        return;
+      }
+    }
+    this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    if (end) this.#requests.current = undefined;
+    if (result) this.#emit(r, result, false, pcm.length);
+    if (!end || this.#host.closed) return;
+    let last: EngineResult;
+    try {
+      last = now.end();
+    } catch (error) {
+      this.#failed(error, r.reqId);
+      return;
+    }
+    this.#emit(r, last, true, 0);
+  }
+
+  #emit(request: RequestState, result: EngineResult, end: boolean, samples: number): void {
+    this.#metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
+    if (this.#host.closed || request.cancelled) return;
+    if (result.frames.length === 0 && !end) return;
+    this.#output.frames(request, result.frames, end);
+    if (end) this.#output.clock.outputFinished(request.playback);
+  }
+
+  #failed(error: unknown, reqId: string): void {
+    this.#logger.error({ err: error, ...this.#host.info }, 'engine call failed');
+    this.#host.fail('upstreamError', 'The lip-sync engine failed. Reconnect with backoff.', reqId);
+  }
+}
