@@ -259,7 +259,7 @@ describe('drivingConnectionFromAvatarSession', () => {
       startTurn() {
         dropping = undefined;
       },
-      close: async () => undefined,
+      close: async () => ({ code: CloseCode.Normal, reason: 'client closed' }),
     } as RtcAvatarSessionLike;
     const connection = drivingConnectionFromAvatarSession(session);
     connection.sendAudio(new Int16Array(10), 'a', false);
