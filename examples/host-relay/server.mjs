@@ -1,5 +1,5 @@
-// Host-mode relay server: one AvatarSession per browser WebSocket, its relay stream forwarded in
-// order. Binary frames are relay messages (client-web's yieldAudioData / yieldFramesData), text
+// Host-mode relay server: per browser WebSocket, an AvatarSession opened on demand, its relay
+// stream forwarded in order. Binary frames are relay messages (client-web's yieldAudioData / yieldFramesData), text
 // frames are control messages (interrupt, pause, resume, end); RelayClient in the browser routes both.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -39,39 +39,58 @@ const server = createServer(async (req, res) => {
   res.end(JSON.stringify({ sessionToken, appId: env.AVATAR_DRIVE_APP_ID, avatarId: env.AVATAR_ID }));
 });
 
-new WebSocketServer({ server, path: '/relay' }).on('connection', async (ws) => {
-  const session = new AvatarSession({
-    avatarId: env.AVATAR_ID,
-    appId: env.AVATAR_DRIVE_APP_ID,
-    apiKey: env.AVATAR_DRIVE_API_KEY,
-    ...where,
-    ingressUrl: env.AVATAR_DRIVE_INGRESS_URL,
-    sampleRate: RATE,
-    onError: (error) => console.error(`[host-relay] ${error.code}: ${error.message}`),
-  });
-  const relay = session.relay();
-  const started = session.start();
-  ws.on('close', () => session.close());
+// One relay WebSocket per browser; it stays open while AvatarSessions come and go behind it. A
+// session is opened on demand at a "speak" (and again after the service ended the last one, e.g.
+// after its idle timeout), so the browser never needs to reconnect.
+new WebSocketServer({ server, path: '/relay' }).on('connection', (ws) => {
+  let current; // { session, started } of the live session, if any
+  let turn = 0; // bumped by every speak and interrupt: a running speech loop stops when it changes
+
+  function liveSession() {
+    const state = current?.session.state;
+    if (current && state !== 'closing' && state !== 'closed') return current.started;
+    const session = new AvatarSession({
+      avatarId: env.AVATAR_ID,
+      appId: env.AVATAR_DRIVE_APP_ID,
+      apiKey: env.AVATAR_DRIVE_API_KEY,
+      ...where,
+      ingressUrl: env.AVATAR_DRIVE_INGRESS_URL,
+      sampleRate: RATE,
+      onError: (error) => console.error(`[host-relay] ${error.code}: ${error.message}`),
+    });
+    const relay = session.relay(); // before start(): a failed start reaches the browser as `end`
+    current = { session, started: session.start().then(() => session) };
+    void (async () => {
+      for await (const event of relay) if (ws.readyState === ws.OPEN) ws.send(event.data); // in order
+    })();
+    return current.started;
+  }
+
+  ws.on('close', () => current?.session.close());
   ws.on('message', async (data) => {
     const command = parseCommand(data);
-    if (
-      !(await started.then(
-        () => true,
-        () => false,
-      ))
-    )
+    if (command.type === 'interrupt') {
+      turn += 1; // cancel the speech loop, as a voice agent cancels its TTS on a barge-in
+      if (current?.session.state === 'connected') current.session.interrupt();
       return;
-    if (command.type === 'interrupt') session.interrupt();
+    }
     if (command.type !== 'speak') return;
+    const myTurn = ++turn;
+    let session;
+    try {
+      session = await liveSession();
+    } catch {
+      return; // reported by onError, and to the browser as the relay's `end` control
+    }
+    if (myTurn !== turn) return;
+    session.startTurn(); // a new reply: never dropped because the previous one was interrupted
     const pcm = speech();
-    for (let i = 0; i < pcm.length && session.state === 'connected'; i += RATE / 10) {
+    for (let i = 0; i < pcm.length; i += RATE / 10) {
+      if (myTurn !== turn || session.state !== 'connected') return;
       session.sendAudio(pcm.subarray(i, i + RATE / 10), i + RATE / 10 >= pcm.length); // 100 ms chunks
       await new Promise((r) => setTimeout(r, 100)); // in real time, like a TTS stream
     }
   });
-  started.catch((error) => ws.close(1011, error.code));
-  for await (const event of relay) ws.send(event.data); // in order: relay bytes or control text
-  ws.close();
 });
 
 server.listen(Number(env.PORT ?? 8788), '127.0.0.1', () => {

@@ -395,7 +395,7 @@ function openRelay(current: AvatarView) {
   ws.binaryType = 'arraybuffer';
   const relay = new RelayClient(current.controller, {
     onError: reportError,
-    onEnd: (reason) => log.add('info', `relay session ended (${reason})`),
+    onEnd: (reason) => log.add('info', `driving session ended (${reason}); the next speak opens a new one`),
     onControl: (control) => log.add('info', `relay control: ${JSON.stringify(control)}`),
   });
   setConnection('relay: connecting');
@@ -412,19 +412,35 @@ function openRelay(current: AvatarView) {
   };
 }
 
+/** The open relay WebSocket, reopening it when it closed; undefined when it cannot be reached. */
+function relayOpen(current: AvatarView): Promise<WebSocket | undefined> {
+  if (relaySocket?.readyState !== WebSocket.OPEN && relaySocket?.readyState !== WebSocket.CONNECTING)
+    openRelay(current);
+  const ws = relaySocket!;
+  if (ws.readyState === WebSocket.OPEN) return Promise.resolve(ws);
+  return new Promise((resolve) => {
+    ws.addEventListener('open', () => resolve(ws), { once: true });
+    ws.addEventListener('close', () => resolve(undefined), { once: true });
+  });
+}
+
 async function relaySpeak() {
   const current = view;
   if (!current || hook.mode !== 'host') return;
   clearError();
   await ensureAudio(current);
-  if (relaySocket?.readyState !== WebSocket.OPEN) {
+  // The relay server opens a driving session on demand; its WebSocket is reopened here if it
+  // closed (e.g. the relay server restarted), so each click either speaks or says why not.
+  const ws = await relayOpen(current);
+  if (view !== current) return;
+  if (!ws) {
     showError(
       'connectionFailed',
-      'The relay server is not connected. Is `pnpm start` running? Reload to retry.',
+      `Could not reach the relay server at ${config.relayUrl}. Is \`pnpm start\` running? Click again to retry.`,
     );
     return;
   }
-  relaySocket.send(JSON.stringify({ type: 'speak' }));
+  ws.send(JSON.stringify({ type: 'speak' }));
   log.add('audio', 'asked the relay server to speak');
 }
 

@@ -17,11 +17,16 @@ export interface HttpErrorBody {
   errors: HttpErrorEntry[];
 }
 
+/**
+ * Existing driveningress.v2 SDKs classify refusals by phrases in these titles and details
+ * ("Invalid session token", "app id mismatch", "unsupported sample rate"): keep the phrases
+ * (test/refusal-texts.test.ts pins every refusal's status, code and text).
+ */
 const TITLES: Partial<Record<AvatarErrorCode, string>> = {
   sessionTokenExpired: 'Session token expired',
-  sessionTokenInvalid: 'Session token invalid',
+  sessionTokenInvalid: 'Invalid session token',
   appIDUnrecognized: 'App ID or API key not recognized',
-  appIDMismatch: 'App ID does not match the session token',
+  appIDMismatch: 'App id mismatch',
   avatarNotFound: 'Avatar not found',
   concurrencyLimit: 'Too many requests',
   invalidRequest: 'Invalid request',

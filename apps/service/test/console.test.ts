@@ -91,7 +91,7 @@ describe('POST /v1/console/session-tokens', () => {
     const r = await post('/v1/console/session-tokens', { expireAt: now() + offset });
     expect(r.status).toBe(400);
     expectError(r.body, 400, 'invalidRequest');
-    expect(r.body.errors[0].detail).toMatch(/after now \(\d+\) and at most 24 h ahead \(≤ \d+\)/);
+    expect(r.body.errors[0].detail).toMatch(/after now \(\d+\) and less than 24 h ahead \(< \d+\)/);
   });
 
   it('415 for a body that is not JSON', async () => {

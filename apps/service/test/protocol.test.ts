@@ -49,6 +49,28 @@ async function stream(
   if (options.end !== false) client.audio(reqId, new Int16Array(0), true);
 }
 
+/**
+ * An interrupted request still gets exactly one `end`: an empty ServerResponseAnimation with
+ * end = true, its last animation message, sent just before its INTERRUPTED state.
+ */
+function expectFinalEnd(client: TestClient, reqId: string) {
+  const anims = animations(client, reqId);
+  expect(anims.filter((a) => a.end)).toHaveLength(1);
+  expect(anims.at(-1)!.end).toBe(true);
+  expect(anims.at(-1)!.animation?.keyframes ?? []).toHaveLength(0);
+  const at = (pick: (m: (typeof client.inbox)[number]) => boolean) => client.inbox.findIndex(pick);
+  const endAt = at(
+    (m) => m.data.case === 'serverResponseAnimation' && m.data.value.reqId === reqId && m.data.value.end,
+  );
+  const interruptedAt = at(
+    (m) =>
+      m.data.case === 'serverPlaybackState' &&
+      m.data.value.reqId === reqId &&
+      m.data.value.state === PlaybackState.INTERRUPTED,
+  );
+  expect(interruptedAt).toBe(endAt + 1);
+}
+
 describe('session flow', () => {
   it('confirms with connection_id and both capabilities', async () => {
     const client = await TestClient.open(service, await mintToken(service));
@@ -146,7 +168,7 @@ describe('interrupt, pause, resume', () => {
       (m) => m.data.case === 'serverResponseAnimation' && m.data.value.reqId === 'next' && m.data.value.end,
     );
     expect(animations(client, 'talk')).toHaveLength(count);
-    expect(animations(client, 'talk').some((a) => a.end)).toBe(false);
+    expectFinalEnd(client, 'talk');
     client.close();
   });
 
@@ -163,6 +185,7 @@ describe('interrupt, pause, resume', () => {
     const old = states(client, 'old');
     expect(old.map((s) => PlaybackState[s.state])).toEqual(['PLAYING', 'INTERRUPTED']);
     expect(old[1]!.reason).toBe('preempted');
+    expectFinalEnd(client, 'old');
     client.close();
   });
 
@@ -229,6 +252,20 @@ describe('interrupt, pause, resume', () => {
       (m) => m.data.case === 'serverPlaybackState' && m.data.value.state === PlaybackState.INTERRUPTED,
     );
     expect(s.data.case === 'serverPlaybackState' && s.data.value.reason).toBe('pause_timeout');
+    // Its input had ended, so its end went out with the animation: no second one.
+    expect(animations(client, 'held').filter((a) => a.end)).toHaveLength(1);
+    client.close();
+  });
+
+  it('a pause held past the limit on a request still streaming sends its final end (pause_timeout)', async () => {
+    const client = await session();
+    await stream(client, 'held-open', 200, { end: false });
+    await client.waitFor((m) => m.data.case === 'serverResponseAnimation');
+    client.control('pause', 'held-open');
+    await client.waitFor(
+      (m) => m.data.case === 'serverPlaybackState' && m.data.value.state === PlaybackState.INTERRUPTED,
+    );
+    expectFinalEnd(client, 'held-open');
     client.close();
   });
 

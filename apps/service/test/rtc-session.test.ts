@@ -160,6 +160,12 @@ describe('RTC mode through the service (real LiveKit server)', () => {
     expect(listener.loud().filter((b) => b.atMs < interruptedAt).length).toBeGreaterThan(20);
     expect(states(client, 'r2').filter((s) => s.state === PlaybackState.ENDED)).toEqual([]);
     expect(listener.controlOf('r2', 'interrupted')).toHaveLength(1);
+    // On the WebSocket the interrupted request gets its one end marker too, just before INTERRUPTED.
+    const ends = client.inbox.flatMap((m, i) =>
+      m.data.case === 'serverResponseAnimation' && m.data.value.reqId === 'r2' && m.data.value.end ? [i] : [],
+    );
+    expect(ends).toHaveLength(1);
+    expect(client.inbox.indexOf(interrupted)).toBe(ends[0]! + 1);
   });
 
   it('closes with idleTimeout when no audio comes for the egress idle timeout', async () => {

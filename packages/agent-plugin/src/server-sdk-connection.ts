@@ -9,12 +9,14 @@ import type { DrivingConnection } from './connection.js';
 
 /**
  * The part of server-sdk's `AvatarSession` the adapter uses: imported (type only; server-sdk is an
- * optional peer), so the compiler checks that the adapter and the session agree.
+ * optional peer), so the compiler checks that the adapter and the session agree. `startTurn` is
+ * optional: server-sdk drops the rest of an interrupted turn until it is called.
  */
 export type RtcAvatarSessionLike = Pick<
   AvatarSession,
   'sendAudio' | 'interrupt' | 'close' | 'onPlaybackState' | 'onError' | 'onClose'
->;
+> &
+  Partial<Pick<AvatarSession, 'startTurn'>>;
 
 /**
  * Wraps a started RTC-mode session. Its `onPlaybackState`, `onError` and `onClose` callbacks
@@ -43,7 +45,9 @@ export function drivingConnectionFromAvatarSession(session: RtcAvatarSessionLike
   };
   const connection: DrivingConnection = {
     sendAudio(pcm, reqId, end) {
-      // Segments arrive one after another, each ended (flush) or interrupted before the next.
+      // Segments arrive one after another, each ended (flush) or interrupted before the next:
+      // a segment's first chunk is a new turn (after an interrupt the session drops input until then).
+      if (!ours.has(reqId)) session.startTurn?.();
       const id = session.sendAudio(pcm, end);
       ours.set(reqId, id);
       theirs.set(id, reqId);

@@ -232,4 +232,40 @@ describe('drivingConnectionFromAvatarSession', () => {
       'error:egressUnavailable',
     ]);
   });
+
+  it('starts a new turn for each segment, so the next reply after an interrupt is not dropped', () => {
+    // server-sdk's rule: after interrupt() of an open turn, sendAudio drops input until startTurn().
+    let n = 0;
+    let open: string | undefined;
+    let dropping: string | undefined;
+    const sent: string[] = [];
+    const session = {
+      sendAudio(_pcm: Int16Array, end = false) {
+        if (dropping !== undefined) {
+          if (end) dropping = undefined;
+          return dropping ?? `req_${n}`;
+        }
+        open ??= `req_${++n}`;
+        const id = open;
+        sent.push(`${id}${end ? ':end' : ''}`);
+        if (end) open = undefined;
+        return id;
+      },
+      interrupt() {
+        dropping = open;
+        open = undefined;
+        return dropping;
+      },
+      startTurn() {
+        dropping = undefined;
+      },
+      close: async () => ({ code: CloseCode.Normal, reason: 'client closed' }),
+    } as RtcAvatarSessionLike;
+    const connection = drivingConnectionFromAvatarSession(session);
+    connection.sendAudio(new Int16Array(10), 'a', false);
+    connection.interrupt('a');
+    connection.sendAudio(new Int16Array(10), 'b', false);
+    connection.sendAudio(new Int16Array(0), 'b', true);
+    expect(sent).toEqual(['req_1', 'req_2', 'req_2:end']);
+  });
 });

@@ -38,9 +38,12 @@ export {
   type ConnectionState,
   type ConversationState,
   Environment,
+  type FeedPcmResult,
+  type PcmInput,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 export { type AssetStore, openAssetStore } from './asset-cache.js';
+export { type AudioFeed, type AudioFeedTarget, type FeedAudioOptions, feedAudio } from './audio-feed.js';
 export {
   AvatarController,
   type AvatarControllerOptions,

@@ -29,3 +29,4 @@ export type {
 } from './provider.js';
 export { SpeechEnvelope } from './speech-envelope.js';
 export { StallDetector, type StallObservation } from './stall-detector.js';
+export { type FetchRtcTokenOptions, fetchRtcToken, type RtcTokenResponse } from './token-request.js';

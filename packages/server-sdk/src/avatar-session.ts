@@ -204,6 +204,8 @@ export class AvatarSession implements AvatarSessionCallbacks {
   #resampler: Resampler | undefined;
   #openReqId: string | undefined;
   #latestReqId: string | undefined;
+  /** A turn interrupted before its end chunk: its remaining input is dropped (see sendAudio). */
+  #interruptedTurn: string | undefined;
   #heldError: { error: AvatarError; timer: NodeJS.Timeout } | undefined;
   #closeEvent: SessionCloseEvent | undefined;
   #closedPromise: Promise<SessionCloseEvent>;
@@ -405,12 +407,24 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   /**
    * Sends one chunk of mono s16le PCM at `sampleRate` (resampled when configured). Chunks share
-   * a request id until one is sent with `end = true`; returns that id (the relay's conversation id).
+   * a request id (one turn) until one is sent with `end = true`; returns that id (the relay's
+   * conversation id).
+   *
+   * After {@link interrupt} (or the service interrupting the turn, or the connection dropping)
+   * the rest of that turn is **dropped**: nothing is sent or relayed, and the interrupted id is
+   * returned, until the turn is over — its `end = true` chunk (dropped too), or
+   * {@link startTurn}. So a TTS stream that keeps running after a barge-in cannot start speaking
+   * again; call `startTurn()` when the agent's next reply begins.
    * @throws AvatarError `invalidAudio` for a bad chunk, `invalidState` unless connected.
    */
   sendAudio(pcm: Int16Array | Uint8Array | ArrayBuffer, end = false): string {
     const samples = assertPcmChunk(pcm);
     const socket = this.#requireConnected('sendAudio()');
+    const dropped = this.#interruptedTurn;
+    if (dropped !== undefined) {
+      if (end) this.#interruptedTurn = undefined;
+      return dropped;
+    }
     let reqId = this.#openReqId;
     if (reqId === undefined) {
       reqId = `req_${randomUUID()}`;
@@ -449,6 +463,8 @@ export class AvatarSession implements AvatarSessionCallbacks {
   /**
    * Stops the latest request's output at once (the service stops it; the relay tells the
    * browser). Returns the interrupted request id, or `undefined` when nothing was sent yet.
+   * When that turn was still open (no `end = true` chunk yet), its further `sendAudio` chunks
+   * are dropped until its end chunk or {@link startTurn}.
    * @throws AvatarError `invalidState` unless connected.
    */
   interrupt(): string | undefined {
@@ -456,11 +472,27 @@ export class AvatarSession implements AvatarSessionCallbacks {
     const reqId = this.#latestReqId;
     if (reqId === undefined) return undefined;
     socket.send(interruptMessage(reqId));
-    this.#openReqId = undefined;
-    this.#resampler = undefined;
+    this.#dropRestOfTurn(reqId);
     this.#markFinished(reqId);
     this.#emitControl({ type: 'interrupt', conversationId: reqId });
     return reqId;
+  }
+
+  /**
+   * Begins a new turn (the agent's next reply): the next `sendAudio` chunk starts a new request
+   * even if the previous turn was interrupted before its end chunk. A turn still open and not
+   * interrupted is ended first (an empty end chunk: it plays to its end). Call it at the start
+   * of every reply; it is never wrong to.
+   * @throws AvatarError `invalidState` when a turn must be ended and the session is not connected.
+   */
+  startTurn(): void {
+    this.#interruptedTurn = undefined;
+    if (this.#openReqId !== undefined) this.sendAudio(new Int16Array(0), true);
+  }
+
+  /** True while `sendAudio` drops the rest of an interrupted turn (until its end chunk or `startTurn()`). */
+  get turnInterrupted(): boolean {
+    return this.#interruptedTurn !== undefined;
   }
 
   /**
@@ -644,6 +676,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
         if (info.state === 'interrupted' || info.state === 'ended') {
           if (info.state === 'interrupted' && !this.#finished.has(info.reqId)) {
             // The service stopped it (preempted, pause_timeout): the browser must stop too.
+            this.#dropRestOfTurn(info.reqId);
             this.#markFinished(info.reqId);
             if (this.#hostMode) this.#emitControl({ type: 'interrupt', conversationId: info.reqId });
           }
@@ -709,6 +742,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
       : AvatarError.fromClose(code, reason, 'stream');
     // The request in flight is lost with the connection: the browser must stop it.
     const inFlight = this.#latestReqId;
+    if (inFlight !== undefined) this.#dropRestOfTurn(inFlight);
     this.#openReqId = undefined;
     this.#resampler = undefined;
     if (inFlight !== undefined && !this.#finished.has(inFlight)) {
@@ -849,6 +883,14 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   #pushRelay(event: RelayEvent): void {
     for (const stream of this.#relayStreams) stream.push(event);
+  }
+
+  /** The turn `reqId` is over for the service; if it was still open, its remaining input is dropped. */
+  #dropRestOfTurn(reqId: string): void {
+    if (this.#openReqId !== reqId) return;
+    this.#interruptedTurn = reqId;
+    this.#openReqId = undefined;
+    this.#resampler = undefined;
   }
 
   #markFinished(reqId: string): void {

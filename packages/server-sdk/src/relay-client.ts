@@ -32,6 +32,9 @@ export {
   relayTextToBytes,
 } from './relay-events.js';
 
+/** Interrupted conversation ids remembered (their late audio is dropped). */
+const REMEMBERED_INTERRUPTS = 256;
+
 /** What the relay client drives: client-web's AvatarController in Host mode has all of these. */
 export interface RelayTarget {
   yieldAudioData(encoded: Uint8Array): string;
@@ -59,6 +62,8 @@ export class RelayClient {
   readonly #options: RelayClientOptions;
   readonly #pending = new Map<string, Uint8Array[]>();
   readonly #seen = new Set<string>();
+  /** Conversations stopped by an `interrupt` control: audio arriving for them later is dropped. */
+  readonly #interrupted = new Set<string>();
   #current: string | undefined;
   #pendingCount = 0;
   #ended = false;
@@ -118,6 +123,8 @@ export class RelayClient {
     const kind = peekRelayKind(bytes);
     const conversationId = peekConversationId(bytes);
     if (kind === 'audio') {
+      // Never restart a conversation that was interrupted (a late message of a stopped turn).
+      if (this.#interrupted.has(conversationId)) return;
       const id = this.#target.yieldAudioData(bytes);
       if (id !== this.#current) {
         if (this.#current !== undefined) this.#pending.delete(this.#current);
@@ -156,6 +163,10 @@ export class RelayClient {
       case 'interrupt':
         if (control.conversationId === this.#current) this.#target.interrupt();
         this.#seen.add(control.conversationId);
+        this.#interrupted.add(control.conversationId);
+        if (this.#interrupted.size > REMEMBERED_INTERRUPTS) {
+          this.#interrupted.delete(this.#interrupted.values().next().value!);
+        }
         this.#dropPending(control.conversationId);
         break;
       case 'pause':

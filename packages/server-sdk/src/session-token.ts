@@ -6,7 +6,7 @@ import { AvatarError, type RegionEndpoints } from '@avatar-drive/core';
 import { endpointsFor } from './endpoints.js';
 import { httpErrorToAvatarError, parseJsonBody, redact } from './http-errors.js';
 
-/** Longest token lifetime the service accepts. */
+/** Token lifetime bound: the service accepts expireAt strictly before now + this (24 h). */
 export const MAX_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 /** Lifetime used when neither `expireAt` nor `ttlSeconds` is given. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 600;
@@ -23,9 +23,9 @@ export interface CreateSessionTokenOptions {
   regions?: Readonly<Record<string, RegionEndpoints>>;
   /** Explicit console base URL, e.g. `https://avatar.example.com` (wins over `region`). */
   consoleUrl?: string;
-  /** Expiry as epoch seconds (or a Date); after now and at most 24 h ahead. */
+  /** Expiry as epoch seconds (or a Date); after now and less than 24 h ahead (both strict). */
   expireAt?: number | Date;
-  /** Lifetime in seconds (1 … 86400); default 600. Give this or `expireAt`, not both. */
+  /** Lifetime in seconds (1 … 86399: under 24 h); default 600. Give this or `expireAt`, not both. */
   ttlSeconds?: number;
   /** Per-request timeout in milliseconds (default 10000). */
   timeoutMs?: number;
@@ -170,19 +170,20 @@ export function resolveExpiry(
         `expireAt must be whole epoch seconds (or a Date), got ${String(options.expireAt)}. Example: Math.floor(Date.now() / 1000) + 600.`,
       );
     }
-    if (at <= now || at > now + MAX_TOKEN_TTL_SECONDS) {
+    // The contract's bounds, both strict: now < expireAt < now + 24 h.
+    if (at <= now || at >= now + MAX_TOKEN_TTL_SECONDS) {
       throw new AvatarError(
         'invalidRequest',
-        `expireAt must be after now (${now}) and at most 24 h ahead (≤ ${now + MAX_TOKEN_TTL_SECONDS}), got ${at}. Did you pass milliseconds?`,
+        `expireAt must be after now (${now}) and less than 24 h ahead (< ${now + MAX_TOKEN_TTL_SECONDS}), got ${at}. Did you pass milliseconds?`,
       );
     }
     return at;
   }
   const ttl = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_TTL_SECONDS) {
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl >= MAX_TOKEN_TTL_SECONDS) {
     throw new AvatarError(
       'invalidRequest',
-      `ttlSeconds must be a whole number of seconds from 1 to ${MAX_TOKEN_TTL_SECONDS}, got ${String(ttl)}.`,
+      `ttlSeconds must be a whole number of seconds from 1 to ${MAX_TOKEN_TTL_SECONDS - 1} (under 24 h), got ${String(ttl)}.`,
     );
   }
   return now + ttl;

@@ -188,7 +188,13 @@ describe('Host mode against the real service', () => {
     });
     await until(() => states.some((x) => x.reqId === first && x.state === 'interrupted'));
     expect(states.find((x) => x.state === 'interrupted')!.reason).toBe('explicit');
-    // Nothing more for the interrupted conversation.
+    // The rest of the interrupted turn (a TTS stream still running) is dropped: same id, nothing
+    // sent or relayed, until its end chunk (or startTurn()).
+    expect(s.turnInterrupted).toBe(true);
+    expect(s.sendAudio(tone(200))).toBe(first);
+    expect(s.sendAudio(tone(200), true)).toBe(first);
+    expect(s.turnInterrupted).toBe(false);
+    // Nothing more for the interrupted conversation; the next turn plays.
     const second = sendUtterance(s, tone(400));
     expect(second).not.toBe(first);
     await until(() => decodeRelay(relayed).get(second)?.animationLast === true);

@@ -111,6 +111,8 @@ describe('RelayClient: the browser end of the relay, fed by a real session', () 
     await session.resume();
     expect(binary.paused).toBe(false);
     session.interrupt();
+    expect(session.sendAudio(tone(400, 24000))).toBe(first); // the interrupted turn's rest: dropped
+    session.startTurn(); // the next reply
     const second = session.sendAudio(tone(400, 24000), true);
     await until(() => events.some((e) => e.type === 'animation' && e.conversationId === second && e.last));
     await session.close();

@@ -248,7 +248,9 @@ describe('region fallback and retry policy against real service processes', () =
     expect(rec.events).toContainEqual(
       expect.objectContaining({ type: 'control', control: { type: 'interrupt', conversationId: inFlight } }),
     );
-    // And the session goes on.
+    // The rest of the lost utterance is dropped like an interrupted turn's; the session goes on.
+    expect(s.sendAudio(tone(200))).toBe(inFlight);
+    s.startTurn();
     const next = s.sendAudio(tone(200), true);
     expect(next).not.toBe(inFlight);
     await until(() => rec.events.some((e) => e.type === 'animation' && e.conversationId === next && e.last));

@@ -112,7 +112,7 @@ export class LiveKitEgressProvider implements EgressProvider {
     if (!isSupportedSampleRate(config.sampleRate)) {
       throw new AvatarError(
         'unsupportedSampleRate',
-        `Sample rate ${config.sampleRate} Hz is not supported; use 8000, 16000, 22050, 24000, 32000, 44100 or 48000.`,
+        `unsupported sample rate ${config.sampleRate} Hz; use 8000, 16000, 22050, 24000, 32000, 44100 or 48000.`,
         { phase: 'configure' },
       );
     }

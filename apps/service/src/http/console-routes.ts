@@ -25,7 +25,7 @@ const tokenSchema = {
   summary: 'Mint a single-use session token',
   description:
     'Exchanges the app API key (header X-Api-Key, server-side only) for a session token a client uses once ' +
-    'to open an ingress WebSocket in any region. expireAt is in epoch seconds, now < expireAt ≤ now + 24 h.',
+    'to open an ingress WebSocket in any region. expireAt is in epoch seconds, now < expireAt < now + 24 h (both strict).',
   tags: ['console'],
   headers: {
     type: 'object',
@@ -77,11 +77,12 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
     }
     const now = Math.floor(Date.now() / 1000);
     const { expireAt } = request.body;
-    if (!(expireAt > now && expireAt <= now + MAX_TOKEN_TTL_SECONDS)) {
+    // Both bounds strict, as the contract says: now < expireAt < now + 24 h.
+    if (!(expireAt > now && expireAt < now + MAX_TOKEN_TTL_SECONDS)) {
       throw httpError(
         400,
         'invalidRequest',
-        `expireAt must be an epoch time in seconds after now (${now}) and at most 24 h ahead (≤ ${now + MAX_TOKEN_TTL_SECONDS}); got ${expireAt}.`,
+        `expireAt must be an epoch time in seconds after now (${now}) and less than 24 h ahead (< ${now + MAX_TOKEN_TTL_SECONDS}); got ${expireAt}.`,
       );
     }
     let limit: Awaited<ReturnType<SharedStore['hit']>>;

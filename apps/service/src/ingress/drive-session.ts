@@ -28,7 +28,7 @@ import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { routeClientMessage } from './client-messages.js';
-import { configureRefusal } from './configure-refusal.js';
+import { configureDefaults, configureRefusal } from './configure-refusal.js';
 import { readBinaryFramesAhead } from './frame-reader.js';
 import { IntakeLimiter } from './intake-limiter.js';
 import { OpeningBuffer } from './opening-buffer.js';
@@ -298,7 +298,8 @@ export class DriveSession implements OutputHost {
 
   // -------------------------------------------------------------- configure
 
-  #configure(config: wire.ClientConfigureSession): void {
+  #configure(received: wire.ClientConfigureSession): void {
+    const config = configureDefaults(received);
     const refused = configureRefusal(config);
     if (refused) {
       this.fail(refused.code, refused.message);

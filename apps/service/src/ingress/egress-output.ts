@@ -83,6 +83,7 @@ export class EgressOutput implements SessionOutput {
     this.#egress?.interrupt(request.reqId);
     if ((state.phase as EgressRequestState['phase']) !== 'interrupted') {
       state.phase = 'interrupted';
+      this.#finalEnd(request.reqId);
       sendPlaybackState(this.#host, request.reqId, PlaybackState.INTERRUPTED, 0, reason);
     }
   }
@@ -132,13 +133,14 @@ export class EgressOutput implements SessionOutput {
     egress.on('ended', ({ reqId, playedMs }) => {
       const request = host.request(reqId);
       if (request) Object.assign(this.#state(request), { phase: 'ended', playedMs });
-      if (!host.closed) host.sender.sendBytes(this.#animation.encode(reqId, [], true));
+      this.#finalEnd(reqId);
       sendPlaybackState(host, reqId, PlaybackState.ENDED, playedMs, '');
     });
     egress.on('interrupted', ({ reqId, playedMs }) => {
       const request = host.request(reqId);
       const state = request && Object.assign(this.#state(request), { phase: 'interrupted', playedMs });
       if (request) request.cancelled = true;
+      this.#finalEnd(reqId); // an interrupted request gets its one end marker too
       sendPlaybackState(
         host,
         reqId,
@@ -154,6 +156,11 @@ export class EgressOutput implements SessionOutput {
       ),
     );
     egress.on('error', (error) => host.fail(error.code, error.message));
+  }
+
+  /** The request's one end marker on the WebSocket (keyframes went to the room). */
+  #finalEnd(reqId: string): void {
+    if (!this.#host.closed) this.#host.sender.sendBytes(this.#animation.encode(reqId, [], true));
   }
 
   #onPlayback(event: PlaybackEvent): void {

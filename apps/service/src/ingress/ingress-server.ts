@@ -196,7 +196,7 @@ export class IngressServer {
       refuse(
         400,
         'appIDMismatch',
-        'The app id does not match the session token. Use the app id the token was minted for.',
+        'app id mismatch: the app id does not match the session token. Use the app id the token was minted for.',
       );
       return;
     }

@@ -44,7 +44,17 @@ export class SocketOutput implements SessionOutput {
     const { phase, outputDone } = request.playback;
     if ((phase === 'ended' || phase === 'interrupted') && (outputDone || request.cancelled)) return;
     this.#host.stop(request);
+    if (!outputDone) this.#finalEnd(request.reqId);
     this.clock.interrupt(request.playback, reason);
+  }
+
+  /**
+   * Every request's animation ends with exactly one `end = true` message, an interrupted one
+   * too (empty, just before INTERRUPTED): clients without playback-state support, and relays
+   * waiting for `end`, get their terminal signal (docs/protocol.md, "Interrupt, pause, resume").
+   */
+  #finalEnd(reqId: string): void {
+    if (!this.#host.closed) this.#host.sender.sendBytes(this.#animation.encode(reqId, [], true));
   }
 
   pauseOrResume(op: 'pause' | 'resume', request: RequestState): void {
@@ -80,7 +90,10 @@ export class SocketOutput implements SessionOutput {
       case 'interrupted': {
         const request = host.request(entry.reqId);
         // pause_timeout comes from the clock: stop the request's output too.
-        if (request && !request.cancelled) host.stop(request);
+        if (request && !request.cancelled) {
+          host.stop(request);
+          if (!entry.outputDone) this.#finalEnd(entry.reqId);
+        }
         sendPlaybackState(host, entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
         return;
       }

@@ -4,6 +4,7 @@
  */
 
 import * as core from '@avatar-drive/core';
+import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import * as sdk from '../../src/index.js';
@@ -166,6 +167,6 @@ const pcm = {
   },
 };
 
-const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE };
+const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE, RelayClient };
 (window as unknown as { ad: typeof ad }).ad = ad;
 document.title = 'ready';

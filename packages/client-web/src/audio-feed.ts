@@ -1,0 +1,187 @@
+/**
+ * feedAudio: speech into an AvatarController (SDK mode) from where a voice app has it — a
+ * MediaStream (microphone, WebRTC, a `<audio>` element's capture) or an async stream of PCM
+ * chunks (a streaming TTS: any rate, float or s16). Conversion and chunking are core's
+ * `feedPcm`; this module adds the MediaStream capture and the SDK's configured rate.
+ */
+import { AvatarError, type FeedPcmResult, feedPcm, type PcmInput } from '@avatar-drive/core';
+import { requireConfig } from './sdk.js';
+
+/** What {@link feedAudio} sends to: an AvatarController in SDK mode has it. */
+export interface AudioFeedTarget {
+  send(pcm: Int16Array, end?: boolean): unknown;
+}
+
+/** Options of {@link feedAudio}. */
+export interface FeedAudioOptions {
+  /** Rate of the chunks of an async source, Hz (required for one; a MediaStream's is known). */
+  sampleRate?: number;
+  /** Chunk length sent, ms (default 100). */
+  chunkMs?: number;
+  /** Stops the feed (as `stop()` does). */
+  signal?: AbortSignal;
+}
+
+/** A running feed. */
+export interface AudioFeed {
+  /** Resolves when the source ended (or the feed stopped); rejects with a typed error. */
+  readonly done: Promise<FeedPcmResult>;
+  /**
+   * Stops feeding. A MediaStream capture ends its utterance (what was captured plays to its
+   * end); an async source stops at once without an end chunk (call `controller.interrupt()` to
+   * stop what is playing).
+   */
+  stop(): void;
+}
+
+/**
+ * Feeds `source` into `target` as one utterance, converted to the rate the SDK was initialized
+ * with (`audioFormat.sampleRate`) in ~100 ms s16 chunks, the last with `end = true`.
+ *
+ * @example
+ * ```ts
+ * await view.controller.start();
+ * // a streaming TTS (24 kHz float32 chunks)…
+ * await feedAudio(view.controller, tts.stream('Hello!'), { sampleRate: 24000 }).done;
+ * // …or the microphone, until you stop it
+ * const mic = feedAudio(view.controller, await navigator.mediaDevices.getUserMedia({ audio: true }));
+ * stopButton.onclick = () => mic.stop();
+ * ```
+ * @throws AvatarError `notInitialized` before `AvatarSDK.initialize`; `invalidRequest` for an
+ *   async source without `sampleRate` or a source that is neither.
+ */
+export function feedAudio(
+  target: AudioFeedTarget,
+  source: MediaStream | AsyncIterable<PcmInput> | Iterable<PcmInput>,
+  options: FeedAudioOptions = {},
+): AudioFeed {
+  const outputRate = requireConfig('feedAudio()').sampleRate;
+  if (typeof target?.send !== 'function') {
+    throw new AvatarError(
+      'invalidRequest',
+      'feedAudio(target, …) needs a target with send(pcm, end): pass view.controller.',
+    );
+  }
+  const stopper = new AbortController();
+  options.signal?.addEventListener('abort', () => stopper.abort(), { once: true });
+  const send = (pcm: Int16Array, end: boolean) => target.send(pcm, end);
+  if (isMediaStream(source)) {
+    const capture = captureMediaStream(source, stopper.signal);
+    const done = capture.rate.then((inputRate) =>
+      feedPcm(capture.chunks, send, { inputRate, outputRate, chunkMs: options.chunkMs }),
+    );
+    return { done, stop: () => stopper.abort() };
+  }
+  const iterable =
+    source !== null &&
+    typeof source === 'object' &&
+    (Symbol.asyncIterator in source || Symbol.iterator in source);
+  if (!iterable) {
+    throw new AvatarError(
+      'invalidRequest',
+      'feedAudio() takes a MediaStream, or an (async) iterable of Float32Array / Int16Array chunks.',
+    );
+  }
+  if (options.sampleRate === undefined) {
+    throw new AvatarError(
+      'invalidRequest',
+      'feedAudio() needs { sampleRate } for a stream of PCM chunks: the rate your TTS produces (e.g. 24000).',
+    );
+  }
+  const done = feedPcm(source, send, {
+    inputRate: options.sampleRate,
+    outputRate,
+    chunkMs: options.chunkMs,
+    signal: stopper.signal,
+  });
+  return { done, stop: () => stopper.abort() };
+}
+
+function isMediaStream(value: unknown): value is MediaStream {
+  return typeof MediaStream !== 'undefined' && value instanceof MediaStream;
+}
+
+// Mono mix of every render quantum, posted to the main thread (a Blob module: no file to serve).
+const TAP = `registerProcessor('avatar-drive-feed-tap', class extends AudioWorkletProcessor {
+  process(inputs) {
+    const channels = inputs[0];
+    if (channels && channels.length) {
+      const n = channels[0].length, mono = new Float32Array(n);
+      for (const c of channels) for (let i = 0; i < n; i++) mono[i] += c[i] / channels.length;
+      this.port.postMessage(mono, [mono.buffer]);
+    }
+    return true;
+  }
+});`;
+
+/**
+ * The stream's audio as an async iterable of Float32Array chunks at its AudioContext's rate;
+ * ends when `signal` aborts or every audio track ended. The context and tap are released then
+ * (the tracks are the caller's: they are not stopped).
+ */
+function captureMediaStream(
+  stream: MediaStream,
+  signal: AbortSignal,
+): { rate: Promise<number>; chunks: AsyncIterable<Float32Array> } {
+  if (stream.getAudioTracks().length === 0) {
+    throw new AvatarError('invalidRequest', 'feedAudio() got a MediaStream without an audio track.');
+  }
+  const context = new AudioContext();
+  const queue: Float32Array[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let release: () => void = () => {};
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    release();
+    wake?.();
+  };
+  signal.addEventListener('abort', finish, { once: true });
+  for (const track of stream.getAudioTracks()) {
+    track.addEventListener('ended', () => {
+      if (stream.getAudioTracks().every((t) => t.readyState === 'ended')) finish();
+    });
+  }
+  const rate = (async () => {
+    const url = URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' }));
+    try {
+      await context.audioWorklet.addModule(url);
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+    const input = context.createMediaStreamSource(stream);
+    const tap = new AudioWorkletNode(context, 'avatar-drive-feed-tap');
+    tap.port.onmessage = (event: MessageEvent<Float32Array>) => {
+      if (ended) return;
+      queue.push(event.data);
+      wake?.();
+    };
+    input.connect(tap);
+    release = () => {
+      tap.port.onmessage = null;
+      input.disconnect();
+      void context.close();
+    };
+    if (ended) release();
+    await context.resume();
+    return context.sampleRate;
+  })();
+  const chunks = {
+    async *[Symbol.asyncIterator]() {
+      while (true) {
+        const next = queue.shift();
+        if (next) {
+          yield next;
+          continue;
+        }
+        if (ended) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    },
+  };
+  return { rate, chunks };
+}
