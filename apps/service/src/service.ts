@@ -251,7 +251,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       // New handshakes use the new context; established connections are not touched.
       (app.server as unknown as TlsServer).setSecureContext({ cert: pair.cert, key: pair.key });
       logger.info({ cert: options.tls.certFile }, 'TLS certificate reloaded');
-
+    },
     get draining() {
       return running.draining;
     },

@@ -4,8 +4,9 @@
  * chunks (a streaming TTS: any rate, float or s16). Conversion and chunking are core's
  * `feedPcm`; this module adds the MediaStream capture and the SDK's configured rate.
  */
+
+import { requireConfig } from '@avatar-drive/client-core';
 import { AvatarError, type FeedPcmResult, feedPcm, type PcmInput } from '@avatar-drive/core';
-import { requireConfig } from './sdk.js';
 
 /** What {@link feedAudio} sends to: an AvatarController in SDK mode has it. */
 export interface AudioFeedTarget {
