@@ -19,11 +19,12 @@ function exportTargets(value: unknown): string[] {
 }
 
 describe('published packages', () => {
-  it('are the eight the project ships', () => {
+  it('are the nine the project ships', () => {
     expect(packages.map((p) => p.name).sort()).toEqual(
       [
         'agent-plugin',
         'avatars',
+        'client-core',
         'client-web',
         'core',
         'engine',

@@ -91,6 +91,8 @@ export async function regionFailover(options: {
     await options.primaryRedis?.kill();
     await until(() => session.state === 'connected' && session.connectionId !== firstId, 'the reconnect');
     const t1 = performance.now();
+    // The turn that was in flight died with region A; the next reply is a new turn.
+    session.startTurn();
     const continued = session.sendAudio(tone(400), true);
     await until(() => animated(continued), 'the next utterance on the backup');
     const t2 = performance.now();
