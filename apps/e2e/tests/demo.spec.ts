@@ -252,9 +252,9 @@ test('an expired token and a reused token are refused, and the page says why', a
   test.setTimeout(240_000);
   await ensureDemo('sdk');
 
-  // Expired: minted for one second, used after it ran out.
-  const expired = await mintToken(Math.floor(Date.now() / 1000) + 1);
-  await page.waitForTimeout(2100);
+  // Expired: minted for two seconds (one could fall on the service's next second), used after.
+  const expired = await mintToken(Math.floor(Date.now() / 1000) + 2);
+  await page.waitForTimeout(3100);
   await serveToken(expired);
   await page.getByTestId('sample-hello').click();
   await expect(page.getByTestId('error')).toBeVisible({ timeout: 60_000 });
