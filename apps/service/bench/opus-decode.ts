@@ -10,7 +10,8 @@
  * Needs espeak-ng and opusenc (bash scripts/setup.sh). Figures are ms of one core per second of
  * audio, the median of 5 passes over the same stream.
  */
-import { createDriver, type DriveFrame } from '@avatar-drive/engine';
+import type { DriveFrame } from '@avatar-drive/core';
+import { createDriver } from '@avatar-drive/engine';
 import { OggOpusStream } from '../src/audio/ogg-opus-stream.js';
 import { OpusPacketDecoder, type OpusRate } from '../src/audio/opus-decoder.js';
 import { opusDecodeRate } from '../src/audio/session-audio.js';
@@ -79,9 +80,7 @@ const source = speech(TEXT);
 const seconds = source.pcm.length / source.sampleRate;
 console.log(`speech: ${seconds.toFixed(2)} s (espeak-ng), opusenc ${KBPS} kbit/s, 20 ms frames`);
 console.log('ms of one core per audio second (median of 5); agreement with the PCM path at the stream rate');
-console.log(
-  'stream  decode@  decode ms/s  engine ms/s  decode/engine  argmax %  blendshape MAD',
-);
+console.log('stream  decode@  decode ms/s  engine ms/s  decode/engine  argmax %  blendshape MAD');
 for (const rate of [8000, 12000, 16000, 24000, 48000] as const) {
   const pcm = atRate(source, rate);
   const ogg = opusenc(pcm, rate, { kbps: KBPS });

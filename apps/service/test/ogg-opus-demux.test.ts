@@ -5,8 +5,8 @@
 import { isAvatarError } from '@avatar-drive/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { oggCrc } from '../src/audio/ogg-crc.js';
-import { type OggPage, OggPageReader } from '../src/audio/ogg-pages.js';
 import { OggOpusStream } from '../src/audio/ogg-opus-stream.js';
+import { type OggPage, OggPageReader } from '../src/audio/ogg-pages.js';
 import { OpusPacketDecoder } from '../src/audio/opus-decoder.js';
 import { atRate, opusenc, speech } from './support/ogg-opus-files.js';
 import { joinBytes, pageInfo, pagesOf, reseal } from './support/ogg-pages.js';
@@ -125,8 +125,12 @@ describe('the Ogg Opus stream', () => {
     );
     // A second logical stream multiplexed in, and a chained one after the EOS.
     const other = pagesOf(short);
-    expect(refusal(() => stream().push(joinBytes([pages[0]!, other[0]!])))).toMatch(/a second Ogg logical stream/);
-    expect(refusal(() => stream().push(joinBytes([long, short])))).toMatch(/after the Ogg end-of-stream page/);
+    expect(refusal(() => stream().push(joinBytes([pages[0]!, other[0]!])))).toMatch(
+      /a second Ogg logical stream/,
+    );
+    expect(refusal(() => stream().push(joinBytes([long, short])))).toMatch(
+      /after the Ogg end-of-stream page/,
+    );
     // An audio packet libopus refuses (the page is otherwise intact).
     const audio = pages[2]!.slice();
     audio.set([0xff, 0xff, 0xff], 27 + audio[26]!);
@@ -152,7 +156,9 @@ describe('the Ogg Opus stream', () => {
     const surround = pages[0]!.slice();
     surround[28 + 9] = 6;
     surround[28 + 18] = 1;
-    expect(refusal(() => stream().push(reseal(surround)))).toMatch(/6 channels with channel mapping family 1/);
+    expect(refusal(() => stream().push(reseal(surround)))).toMatch(
+      /6 channels with channel mapping family 1/,
+    );
     expect(pageInfo(pages[0]!).flags & 0x02).toBe(0x02);
   });
 });

@@ -18,8 +18,8 @@
  */
 import { AvatarError } from '@avatar-drive/core';
 import { BEGINNING_OF_STREAM, CONTINUED, END_OF_STREAM, type OggPage, OggPageReader } from './ogg-pages.js';
-import { parseOpusHead, startsWith } from './opus-head.js';
 import { MAX_OPUS_PACKET_BYTES, type OpusPacketDecoder } from './opus-decoder.js';
+import { parseOpusHead, startsWith } from './opus-head.js';
 
 function refuse(message: string): never {
   throw new AvatarError('invalidAudio', message);
@@ -90,8 +90,12 @@ export class OggOpusStream {
         `the Ogg Opus stream ended inside a page (${this.#reader.pending} bytes of an incomplete page). Send every page whole before end=true.`,
       );
     }
-    if (this.#open) refuse('the Ogg Opus stream ended inside a packet that its last page said continues. Send the rest of the stream before end=true.');
-    if (this.#packets < 2) refuse('the Ogg Opus stream ended before its OpusHead and OpusTags headers were complete.');
+    if (this.#open)
+      refuse(
+        'the Ogg Opus stream ended inside a packet that its last page said continues. Send the rest of the stream before end=true.',
+      );
+    if (this.#packets < 2)
+      refuse('the Ogg Opus stream ended before its OpusHead and OpusTags headers were complete.');
   }
 
   #afterEnd(): never {
@@ -183,7 +187,10 @@ export class OggOpusStream {
   }
 
   #packet(page: OggPage): void {
-    const packet = concatBytes(this.#parts, Math.min(this.#partBytes, this.#packets === 1 ? 8 : this.#partBytes));
+    const packet = concatBytes(
+      this.#parts,
+      Math.min(this.#partBytes, this.#packets === 1 ? 8 : this.#partBytes),
+    );
     this.#parts = [];
     this.#partBytes = 0;
     const index = this.#packets++;

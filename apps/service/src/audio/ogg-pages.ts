@@ -93,7 +93,10 @@ export class OggPageReader {
         `bytes at offset ${this.#offset} of the stream are not an Ogg page (no "OggS" capture pattern). Send one continuous Ogg Opus stream per req_id, every byte in order, starting with its first page.`,
       );
     }
-    if (b[4] !== 0) refuse(`the Ogg page at offset ${this.#offset} has stream structure version ${b[4]}; only version 0 exists.`);
+    if (b[4] !== 0)
+      refuse(
+        `the Ogg page at offset ${this.#offset} has stream structure version ${b[4]}; only version 0 exists.`,
+      );
     if (b[5]! & ~0x07)
       refuse(`the Ogg page at offset ${this.#offset} sets undefined header flags (0x${b[5]!.toString(16)}).`);
   }

@@ -30,7 +30,9 @@ function refuse(message: string): never {
  */
 export function parseOpusHead(packet: Uint8Array): OpusHead {
   if (!startsWith(packet, MAGIC)) {
-    const shown = Array.from(packet.subarray(0, 8), (c) => (c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : '.')).join('');
+    const shown = Array.from(packet.subarray(0, 8), (c) =>
+      c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : '.',
+    ).join('');
     refuse(
       `the stream's first packet is not an OpusHead (it starts "${shown}"): this is not an Ogg Opus stream. With audio_format OGG_OPUS, send Ogg Opus (RFC 7845), e.g. from libopusenc or opusenc; or configure PCM_S16LE.`,
     );
@@ -38,7 +40,8 @@ export function parseOpusHead(packet: Uint8Array): OpusHead {
   if (packet.length < 19) refuse(`the OpusHead is ${packet.length} bytes long; it needs at least 19.`);
   const view = new DataView(packet.buffer, packet.byteOffset, packet.byteLength);
   const version = packet[8]!;
-  if (version >> 4 !== 0) refuse(`OpusHead version ${version} is not supported (only major version 0 exists).`);
+  if (version >> 4 !== 0)
+    refuse(`OpusHead version ${version} is not supported (only major version 0 exists).`);
   const channels = packet[9]!;
   const family = packet[18]!;
   if (channels === 0) refuse('the OpusHead declares 0 channels.');

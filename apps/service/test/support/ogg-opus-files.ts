@@ -15,7 +15,8 @@ export function speech(text: string): { pcm: Int16Array; sampleRate: number } {
   try {
     const file = join(dir, 'speech.wav');
     const run = spawnSync('espeak-ng', ['-v', 'en-us', '-w', file, text]);
-    if (run.status !== 0) throw new Error(`espeak-ng failed (bash scripts/setup.sh installs it): ${run.stderr}`);
+    if (run.status !== 0)
+      throw new Error(`espeak-ng failed (bash scripts/setup.sh installs it): ${run.stderr}`);
     const wav = parseWav(readFileSync(file));
     return { pcm: wavToMonoInt16(wav), sampleRate: wav.sampleRate };
   } finally {
@@ -67,7 +68,8 @@ export function splitAtRandom(bytes: Uint8Array, pieces: number, seed: number): 
     return (state >>> 0) / 0x100000000;
   };
   const cuts = new Set<number>();
-  while (cuts.size < Math.min(pieces - 1, bytes.length - 1)) cuts.add(1 + Math.floor(next() * (bytes.length - 1)));
+  while (cuts.size < Math.min(pieces - 1, bytes.length - 1))
+    cuts.add(1 + Math.floor(next() * (bytes.length - 1)));
   const sorted = [...cuts].sort((a, b) => a - b);
   const out: Uint8Array[] = [];
   let at = 0;

@@ -38,7 +38,12 @@ export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /** header_type, serial number and sequence number of a page. */
-export function pageInfo(page: Uint8Array): { flags: number; serial: number; sequence: number; granule: bigint } {
+export function pageInfo(page: Uint8Array): {
+  flags: number;
+  serial: number;
+  sequence: number;
+  granule: bigint;
+} {
   const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
   return {
     flags: page[5]!,
