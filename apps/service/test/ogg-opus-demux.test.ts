@@ -2,9 +2,8 @@
  * The Ogg Opus demuxer and decoder on their own: the page checksum against opusenc's pages, the
  * page reader and the stream decoder at every split point, and each refusal's text.
  */
-import { isAvatarError } from '@avatar-drive/core';
+import { isAvatarError, oggCrc } from '@avatar-drive/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { oggCrc } from '../src/audio/ogg-crc.js';
 import { OggOpusStream } from '../src/audio/ogg-opus-stream.js';
 import { type OggPage, OggPageReader } from '../src/audio/ogg-pages.js';
 import { OpusPacketDecoder } from '../src/audio/opus-decoder.js';

@@ -5,8 +5,7 @@
  * continuous (it arrives over a reliable WebSocket): bytes that are not a page are refused, not
  * skipped over to the next "OggS".
  */
-import { AvatarError } from '@avatar-drive/core';
-import { oggCrc } from './ogg-crc.js';
+import { AvatarError, oggCrc } from '@avatar-drive/core';
 
 /** Page header flags (header_type). */
 export const CONTINUED = 0x01;

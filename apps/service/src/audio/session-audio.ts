@@ -4,18 +4,17 @@
  * ({@link OggOpusStream}, one stream per req_id). Either way the session, its engine and its
  * output see mono s16 PCM at {@link SessionAudio.sampleRate}.
  */
-import { assertPcmChunk, isSupportedSampleRate, wire } from '@avatar-drive/core';
+import {
+  assertPcmChunk,
+  isOpusSampleRate,
+  isSupportedSampleRate,
+  OPUS_SAMPLE_RATES,
+  wire,
+} from '@avatar-drive/core';
 import { OggOpusStream } from './ogg-opus-stream.js';
 import { OpusPacketDecoder, type OpusRate } from './opus-decoder.js';
 
 const { AudioFormat } = wire;
-
-/** The rates an Ogg Opus stream may be configured at (the rates Opus encodes at). */
-export const OPUS_SAMPLE_RATES: readonly OpusRate[] = [8000, 12000, 16000, 24000, 48000];
-
-export function isOpusSampleRate(rate: number): rate is OpusRate {
-  return (OPUS_SAMPLE_RATES as readonly number[]).includes(rate);
-}
 
 export interface SessionAudio {
   /** Rate of the PCM this input yields: the rate the engine and the output run at. */
@@ -122,7 +121,7 @@ export function audioFormatRefusal(
       if (isOpusSampleRate(config.sampleRate)) return undefined;
       return {
         code: 'unsupportedSampleRate',
-        message: `unsupported sample rate ${config.sampleRate} Hz for OGG_OPUS. Opus streams are at 8000, 12000, 16000, 24000 or 48000 Hz; leave sample_rate unset for 16000.`,
+        message: `unsupported sample rate ${config.sampleRate} Hz for OGG_OPUS. Opus streams are at ${OPUS_SAMPLE_RATES.join(', ')} Hz; leave sample_rate unset for 16000.`,
       };
     default:
       return {

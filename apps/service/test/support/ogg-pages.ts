@@ -3,7 +3,7 @@
  * checks) and re-seals an edited page with a fresh CRC, to make streams that are broken in one
  * chosen way and valid in every other.
  */
-import { oggCrc } from '../../src/audio/ogg-crc.js';
+import { oggCrc } from '@avatar-drive/core';
 
 /** The pages of `bytes`, each a copy. */
 export function pagesOf(bytes: Uint8Array): Uint8Array[] {
