@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OggOpusStream } from '../src/audio/ogg-opus-stream.js';
 import { type OggPage, OggPageReader } from '../src/audio/ogg-pages.js';
 import { OpusPacketDecoder } from '../src/audio/opus-decoder.js';
+import { opusDecodeRate } from '../src/audio/session-audio.js';
 import { atRate, opusenc, speech } from './support/ogg-opus-files.js';
 import { joinBytes, pageInfo, pagesOf, reseal } from './support/ogg-pages.js';
 
@@ -159,5 +160,13 @@ describe('the Ogg Opus stream', () => {
       /6 channels with channel mapping family 1/,
     );
     expect(pageInfo(pages[0]!).flags & 0x02).toBe(0x02);
+  });
+});
+
+describe('the decode rate', () => {
+  it('is 16 kHz for the engine alone (8 kHz streams stay at 8), the stream’s rate for a room (12 → 16)', () => {
+    const rates = [8000, 12000, 16000, 24000, 48000] as const;
+    expect(rates.map((r) => opusDecodeRate(r, false))).toEqual([8000, 16000, 16000, 16000, 16000]);
+    expect(rates.map((r) => opusDecodeRate(r, true))).toEqual([8000, 16000, 16000, 24000, 48000]);
   });
 });
