@@ -1,3 +1,4 @@
+/// <reference path="./evan-opus.d.ts" />
 /**
  * libopus (the WASM build of `@evan/opus`), decoding mono s16 at the rate the session runs its
  * engine at. WASM rather than the package's native addon: every byte a client sends reaches this
