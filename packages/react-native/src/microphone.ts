@@ -7,7 +7,7 @@
 
 import { requireConfig } from '@avatar-drive/client-core';
 import { AvatarError, type FeedPcmResult, feedPcm } from '@avatar-drive/core';
-import { AudioManager, AudioRecorder } from 'react-native-audio-api';
+import * as audioApi from 'react-native-audio-api';
 
 /** What {@link startMicrophone} sends to: `view.controller` in SDK mode. */
 export interface MicrophoneTarget {
@@ -57,6 +57,15 @@ export async function startMicrophone(
   if (typeof target?.send !== 'function') {
     throw new AvatarError('invalidRequest', 'startMicrophone(target) needs view.controller (in SDK mode).');
   }
+  // The recorder is native only: react-native-audio-api's web build has none.
+  const Recorder = (audioApi as Partial<typeof audioApi>).AudioRecorder;
+  if (!Recorder) {
+    throw new AvatarError(
+      'invalidState',
+      "startMicrophone() records through react-native-audio-api's AudioRecorder, which exists on iOS and Android only (not under react-native-web).",
+    );
+  }
+  const { AudioManager } = audioApi;
   const permission = await AudioManager.requestRecordingPermissions();
   if (permission !== 'Granted') {
     throw new AvatarError(
@@ -76,7 +85,7 @@ export async function startMicrophone(
   let wake: (() => void) | undefined;
   let ended = false;
   let deliveredRate: number | undefined;
-  const recorder = new AudioRecorder();
+  const recorder = new Recorder();
   const ready = recorder.onAudioReady(
     { sampleRate: recordRate, bufferLength: Math.round(recordRate / 10), channelCount: 1 },
     (event) => {
