@@ -57,7 +57,11 @@ export default function App() {
   }, []);
 
   // Android: dispose() is required (an unmounted view keeps its session); iOS releases on unmount.
-  useEffect(() => () => ref.current?.dispose(), []);
+  // The handle is taken while mounted: React clears the ref before effect cleanups run.
+  useEffect(() => {
+    const view = ref.current;
+    return () => view?.dispose();
+  }, [avatar]);
 
   const connect = async () => {
     const controller = ref.current!.controller;

@@ -21,9 +21,10 @@ import { parseWav, resample, wavToMonoInt16 } from '@avatar-drive/core';
 import { type ChromiumSession, launchChromium } from '@avatar-drive/test-chromium';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSessionToken } from '../../../server-sdk/src/index.js';
+import { AvatarSession, createSessionToken } from '../../../server-sdk/src/index.js';
 import {
   createFixtures,
+  regionsFor,
   type ServiceFixtures,
   type ServiceProcess,
   startServiceProcess,
@@ -46,6 +47,7 @@ let origin: string;
 let chrome: ChromiumSession;
 let speechB64: string;
 let speechSamples: number;
+let speechPcm: Int16Array;
 
 const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>react-native-web test</title>
 <style>html,body{margin:0;background:#20242c}#root{width:320px;height:320px;display:flex}</style></head>
@@ -67,6 +69,7 @@ async function speechWav(): Promise<Int16Array> {
 beforeAll(async () => {
   const [js, pcm] = await Promise.all([pageBundle(), speechWav()]);
   speechSamples = pcm.length;
+  speechPcm = pcm;
   speechB64 = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
   fixtures = await createFixtures();
   await mkdir(join(fixtures.avatarsDir, AVATAR));
@@ -99,23 +102,23 @@ afterAll(async () => {
   if (fixtures) await rm(join(fixtures.avatarsDir, '..'), { recursive: true, force: true });
 });
 
-async function openPage(): Promise<Page> {
+async function openPage(mode: 'sdk' | 'host' = 'sdk'): Promise<Page> {
   const page = await chrome.context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
   await page.goto(origin);
   await page.waitForFunction(() => document.title === 'ready');
   await page.evaluate(
-    ({ appId, consoleUrl, ingressUrl }) => {
+    ({ appId, consoleUrl, ingressUrl, mode }) => {
       (window as PageWindow).ad.AvatarSDK.initialize(appId, {
         region: 'us-west',
         backupRegion: null,
         regions: { 'us-west': { consoleUrl, ingressUrl } },
-        drivingServiceMode: 'sdk',
+        drivingServiceMode: mode,
         audioFormat: { channelCount: 1, sampleRate: 16000 },
         logLevel: 'error',
       });
     },
-    { appId: fixtures.appId, consoleUrl: service.url, ingressUrl: service.ingressUrl },
+    { appId: fixtures.appId, consoleUrl: service.url, ingressUrl: service.ingressUrl, mode },
   );
   return page;
 }
@@ -300,6 +303,91 @@ describe('@avatar-drive/react-native through react-native-web in Chromium', () =
     expect(result.keptAfterUnmount).toBe(true);
     expect(result.disposed).toBe(true);
     expect(result.usableAfterDispose).toBe(false);
+    await page.close();
+  });
+
+  it('Host mode: the same yield API as the web plays relayed audio and animation from the real server SDK', async () => {
+    // The developer's server: a Host-mode session whose relay messages are collected in order.
+    const relayed: Array<{ kind: 'audio' | 'frames'; b64: string; id: string }> = [];
+    let lastFrames: () => void = () => undefined;
+    const complete = new Promise<void>((resolve) => {
+      lastFrames = resolve;
+    });
+    const session = new AvatarSession({
+      avatarId: AVATAR,
+      appId: fixtures.appId,
+      apiKey: fixtures.apiKey,
+      sampleRate: RATE,
+      regions: regionsFor(service, service),
+      region: 'us-west',
+      backupRegion: null,
+      onAudio: (msg, info) =>
+        relayed.push({ kind: 'audio', b64: Buffer.from(msg).toString('base64'), id: info.conversationId }),
+      onFrames: (msg, last, info) => {
+        relayed.push({ kind: 'frames', b64: Buffer.from(msg).toString('base64'), id: info.conversationId });
+        if (last) lastFrames();
+      },
+    });
+    await session.start();
+    try {
+      const pcm = speechPcm.subarray(0, RATE * 2);
+      for (let at = 0; at < pcm.length; at += CHUNK)
+        session.sendAudio(pcm.subarray(at, at + CHUNK), at + CHUNK >= pcm.length);
+      await complete;
+    } finally {
+      await session.close();
+    }
+    const page = await openPage('host');
+    const result = await page.evaluate(
+      async ({ id, relayed }) => {
+        const ad = (window as PageWindow).ad;
+        const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+        const avatar = await ad.AvatarManager.load(id);
+        const view = await ad.mount(avatar, { options: { environmentLighting: false, idleMotion: false } });
+        const c = view.controller;
+        const ids = new Set<string>();
+        let mismatched = 0;
+        let ear: { peak(): number; stop(): void } | undefined;
+        for (const m of relayed) {
+          const bytes = ad.b64(m.b64);
+          if (m.kind === 'audio') {
+            ids.add(c.yieldAudioData(bytes));
+            ear ??= ad.listen(view);
+          } else {
+            // Another conversation's id is dropped silently; then the real one.
+            c.yieldFramesData([bytes], 'not-this-conversation');
+            c.yieldFramesData([bytes], m.id);
+          }
+          if (c.getCurrentConversationId() !== m.id) mismatched += 1;
+        }
+        let maxJaw = 0;
+        const deadline = performance.now() + 15_000;
+        while (c.conversationState !== 'idle' && performance.now() < deadline) {
+          await wait(40);
+          maxJaw = Math.max(maxJaw, view.view.getMorphInfluence('jawOpen') ?? 0);
+        }
+        const peak = ear?.peak() ?? 0;
+        ear?.stop();
+        return {
+          ids: [...ids],
+          mismatched,
+          maxJaw,
+          peak,
+          state: c.conversationState,
+          events: [...ad.events],
+        };
+      },
+      { id: AVATAR, relayed },
+    );
+    expect(result.ids).toEqual([relayed[0]!.id]);
+    expect(result.mismatched).toBe(0);
+    expect(result.state).toBe('idle');
+    expect(result.maxJaw).toBeGreaterThan(0.1);
+    expect(result.peak).toBeGreaterThan(0.02);
+    // Host mode: no connection events; playing per audio message, then idle.
+    expect(result.events[0]).toBe('view:firstRendering');
+    expect(result.events.at(-1)).toBe('conversation:idle');
+    expect(new Set(result.events.slice(1, -1))).toEqual(new Set(['conversation:playing']));
     await page.close();
   });
 });
