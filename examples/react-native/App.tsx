@@ -57,13 +57,12 @@ export default function App() {
   }, []);
 
   // Android: dispose() is required (an unmounted view keeps its session); iOS releases on unmount.
-  // The handle is taken while mounted: React clears the ref before effect cleanups run.
-  useEffect(() => {
-    const view = ref.current;
-    return () => view?.dispose();
-  }, [avatar]);
+  // The handle is kept from the first frame on: React clears `ref` before effect cleanups run.
+  const shown = useRef<AvatarViewHandle | null>(null);
+  useEffect(() => () => shown.current?.dispose(), []);
 
   const connect = async () => {
+    shown.current = ref.current;
     const controller = ref.current!.controller;
     controller.onConnectionState = (state, failure) =>
       setConnection(failure ? `${state}: ${failure.code} — ${failure.message}` : state);
