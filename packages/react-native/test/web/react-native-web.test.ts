@@ -145,7 +145,13 @@ describe('@avatar-drive/react-native through react-native-web in Chromium', () =
         const avatar = await AvatarManager.load(id, (p: { progress: number }) => progress.push(p.progress));
         const writes = ad.harnessStats.writes;
         const again = await AvatarManager.load(id);
+        // clear(id) deletes its files: the next load downloads again.
+        await AvatarManager.clear(id);
+        const deletes = ad.harnessStats.deletes;
+        const afterClear = await AvatarManager.load(id);
         const cache = {
+          deletes,
+          afterClear: afterClear.downloadedBytes,
           downloaded: avatar.downloadedBytes,
           size: avatar.model.byteLength,
           again: again.downloadedBytes,
@@ -216,6 +222,8 @@ describe('@avatar-drive/react-native through react-native-web in Chromium', () =
     expect(result.cache.again).toBe(0);
     expect(result.cache.reads).toBeGreaterThan(0);
     expect(result.cache.progress.at(-1)).toBe(1);
+    expect(result.cache.deletes).toBeGreaterThan(0);
+    expect(result.cache.afterClear).toBe(result.cache.size);
     // The spec's order: first rendering; connecting, connected, idle; playing per chunk; idle; close.
     expect(result.sent).toBe(Math.ceil(speechSamples / CHUNK));
     expect(result.events).toEqual([
