@@ -522,6 +522,14 @@ export class AvatarController {
     return sample.frame;
   }
 
+  /**
+   * @internal Reports an error of the platform's view (its surface or model failed) through
+   * `onError`, in order with the other callbacks.
+   */
+  reportError(error: AvatarError): void {
+    this.#emit(() => this.onError?.(error));
+  }
+
   /** @internal Releases everything (called by AvatarView.dispose). */
   dispose(): void {
     if (this.#disposed) return;

@@ -118,7 +118,7 @@ export class AvatarSurface {
       });
     } catch (error) {
       this.#rejectReady(error);
-      this.controller.onError?.(error as AvatarError);
+      this.controller.reportError(error as AvatarError);
       return;
     }
     const stage = new AvatarScene(this.avatar, renderer, {
@@ -142,7 +142,7 @@ export class AvatarSurface {
       },
       (error: unknown) => {
         this.#rejectReady(error);
-        if (this.#attached === attached) this.controller.onError?.(error as AvatarError);
+        if (this.#attached === attached) this.controller.reportError(error as AvatarError);
       },
     );
   }
