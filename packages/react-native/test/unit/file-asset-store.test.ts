@@ -3,9 +3,11 @@
  * real library needs a device): assets by hash, per-avatar indexes, `clear(id)` keeping assets
  * another avatar still uses, `clearAll()`, no partial file left behind.
  */
+
+// Resolved to the harness's stand-in by vitest.config.ts (the real module needs a device).
+import { Directory, Paths } from 'expo-file-system';
 import { describe, expect, it } from 'vitest';
 import { FileAssetStore } from '../../src/file-asset-store.js';
-import { Directory, Paths } from '../web/expo-file-system.web.js';
 
 const bytes = (...values: number[]) => Uint8Array.from(values).buffer;
 const hash = (c: string) => c.repeat(64);
