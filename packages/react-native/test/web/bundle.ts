@@ -13,6 +13,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** esbuild options that resolve a React Native module graph for the browser. */
 export function reactNativeWebOptions(): BuildOptions {
   return {
+    // esbuild resolves alias targets from the working directory: this package's, whatever the caller's.
+    absWorkingDir: join(here, '../..'),
     bundle: true,
     format: 'esm',
     platform: 'browser',
