@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RIG_ID } from '@avatar-drive/core';
-import { assertDrivable, morphTargetCounts } from './drivable.js';
+import { drivableCoverage, morphTargetCounts } from './drivable.js';
 import { precheckGlb } from './glb-precheck.js';
 
 /** One downloadable file of an avatar. */
@@ -185,7 +185,7 @@ async function modelFileOf(dir: string, sub: string): Promise<ModelFile | { file
 async function readAvatar(id: string, dir: string, file: string, manifestFile: string | undefined): Promise<Avatar> {
   const bytes = await readFile(join(dir, file));
   const checked = precheckGlb(bytes, { maxBytes: MAX_BUILT_IN_BYTES });
-  assertDrivable(checked);
+  drivableCoverage(checked);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let extra: Record<string, unknown> = {};
   if (manifestFile) {

@@ -1,17 +1,16 @@
 /**
- * Whether the rig can drive a checked avatar file at all: morph targets whose names the rig
- * mapping of @avatar-drive/avatars understands (ARKit, Oculus visemes, VRM/VRoid presets), or a
- * VRM with expressions. Which channels bind exactly is the coverage report's job.
+ * Coverage and the one refusal it implies: an avatar whose mouth nothing can move is useless for
+ * lip-sync. Which channels bind, and how the rest fall back, is @avatar-drive/core's coverage
+ * report (the same planner the renderers bind with).
  */
-import { mapMorphTargets } from '@avatar-drive/avatars';
-import { ARKIT_BLENDSHAPES, VISEMES } from '@avatar-drive/core';
+import { type AvatarCoverage, ARKIT_BLENDSHAPES, describeAvatarCoverage, VISEMES } from '@avatar-drive/core';
 import { fileProblem } from './file-problem.js';
 import type { PrecheckResult } from './glb-precheck.js';
 
 const ARKIT_NAMES = new Set<string>(ARKIT_BLENDSHAPES);
 const OCULUS_VISEME_NAMES = new Set<string>(VISEMES.map((v) => `viseme_${v}`));
 
-/** ARKit and Oculus viseme target counts, by exact name (shown in manifests). */
+/** ARKit and Oculus viseme target counts, by exact name (the `morphTargets` of manifests). */
 export function morphTargetCounts(result: PrecheckResult): { arkit: number; visemes: number } {
   return {
     arkit: result.targetNames.filter((n) => ARKIT_NAMES.has(n)).length,
@@ -19,22 +18,14 @@ export function morphTargetCounts(result: PrecheckResult): { arkit: number; vise
   };
 }
 
-/** Throws `notDrivable` when nothing in the file can follow the rig. */
-export function assertDrivable(result: PrecheckResult): void {
-  if (mapMorphTargets(result.targetNames).bindings.length > 0) return;
-  if (result.vrmVersion !== undefined && hasVrmExpressions(result)) return;
-  throw fileProblem(
-    'notDrivable',
-    'No morph targets the rig can drive: name them after ARKit blendshapes (jawOpen, …), Oculus visemes (viseme_aa, …) or VRM presets (in mesh.extras.targetNames), or export a VRM with expressions.',
-  );
-}
-
-function hasVrmExpressions(result: PrecheckResult): boolean {
-  const extensions = result.gltf.extensions as Record<string, Record<string, unknown>> | undefined;
-  if (result.vrmVersion === 1) {
-    const expressions = extensions?.VRMC_vrm?.expressions as Record<string, object> | undefined;
-    return Object.keys(expressions?.preset ?? {}).length + Object.keys(expressions?.custom ?? {}).length > 0;
+/** The coverage report of a checked file; throws `notDrivable` when nothing moves its mouth. */
+export function drivableCoverage(result: PrecheckResult): AvatarCoverage {
+  const coverage = describeAvatarCoverage(result.gltf);
+  if (coverage.mouth === 'none') {
+    throw fileProblem(
+      'notDrivable',
+      'Nothing in this avatar can move its mouth: give it morph targets named after ARKit blendshapes (jawOpen, …), Oculus visemes (viseme_aa, …) or vowels (A I U E O; names in mesh.extras.targetNames), or export a VRM with the aa/ih/ou/ee/oh expressions.',
+    );
   }
-  const master = extensions?.VRM?.blendShapeMaster as { blendShapeGroups?: unknown[] } | undefined;
-  return (master?.blendShapeGroups?.length ?? 0) > 0;
+  return coverage;
 }

@@ -17,6 +17,8 @@ export interface ValidationIssue {
 
 /** What the validator said about a file it accepted. */
 export interface ValidationSummary {
+  /** Hex SHA-256 of the file (hashed in the worker too, off the event loop). */
+  sha256: string;
   validatorVersion: string;
   errors: number;
   warnings: number;
@@ -34,6 +36,7 @@ export interface ValidationOptions {
 interface WorkerReply {
   ok: boolean;
   error?: string;
+  sha256?: string;
   validatorVersion?: string;
   errors?: number;
   warnings?: number;
@@ -46,6 +49,7 @@ interface WorkerReply {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const validator = require(workerData.validatorPath);
+const sha256 = require('node:crypto').createHash('sha256').update(workerData.bytes).digest('hex');
 const pick = (issue) => ({ code: issue.code, message: issue.message, ...(issue.pointer && { pointer: issue.pointer }) });
 validator
   .validateBytes(workerData.bytes, {
@@ -59,6 +63,7 @@ validator
     const messages = report.issues.messages || [];
     parentPort.postMessage({
       ok: true,
+      sha256,
       validatorVersion: report.validatorVersion,
       errors: report.issues.numErrors,
       warnings: report.issues.numWarnings,
@@ -77,10 +82,12 @@ const validatorPath = createRequire(import.meta.url).resolve('gltf-validator');
  */
 export async function validateGltf(bytes: Uint8Array, options: ValidationOptions = {}): Promise<ValidationSummary> {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  // A copy, moved to the worker: the caller keeps its bytes to store them.
+  const copy = new Uint8Array(bytes);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    // A copy: the caller keeps its bytes to store them.
-    workerData: { validatorPath, bytes: new Uint8Array(bytes) },
+    workerData: { validatorPath, bytes: copy },
+    transferList: [copy.buffer],
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMiB ?? 512 },
     stdout: true,
     stderr: true,
@@ -125,6 +132,7 @@ export async function validateGltf(bytes: Uint8Array, options: ValidationOptions
       );
     }
     return {
+      sha256: reply.sha256!,
       validatorVersion: reply.validatorVersion ?? 'unknown',
       errors: 0,
       warnings: reply.warnings ?? 0,
