@@ -357,7 +357,7 @@ function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
       if (!Array.isArray(groups)) throw malformed('VRM.blendShapeMaster.blendShapeGroups is not a list');
       for (const group of groups) {
         if (!isObject(group)) throw malformed('a blend shape group is not an object');
-        const name = String(group.presetName ?? group.name ?? '?');
+        const name = String(group.name ?? group.presetName ?? '?');
         const binds = group.binds ?? [];
         if (!Array.isArray(binds)) throw malformed(`blend shape group "${name}".binds is not a list`);
         for (const bind of binds) {

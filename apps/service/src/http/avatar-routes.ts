@@ -93,9 +93,9 @@ const idParams = {
   properties: { id: { type: 'string', maxLength: 128 } },
 } as const;
 
+// Not `required`: a missing key is a 401 with the reason (from the handler), not a schema 400.
 const apiKeyHeaders = {
   type: 'object',
-  required: ['x-api-key'],
   properties: { 'x-api-key': { type: 'string', description: 'The app API key (servers only).' } },
 } as const;
 
