@@ -214,8 +214,14 @@ export async function resolveConfig(
 
   const defaultAvatars = builtInAvatarsDir();
   const dataDir = resolve(values['data-dir'] ?? env.AVATAR_DRIVE_DATA_DIR ?? join(root, '.avatar-drive'));
-  const avatarMaxBytes = int('--avatar-max-bytes', values['avatar-max-bytes'] ?? env.AVATAR_DRIVE_AVATAR_MAX_BYTES);
-  const avatarsPerApp = int('--avatars-per-app', values['avatars-per-app'] ?? env.AVATAR_DRIVE_AVATARS_PER_APP);
+  const avatarMaxBytes = int(
+    '--avatar-max-bytes',
+    values['avatar-max-bytes'] ?? env.AVATAR_DRIVE_AVATAR_MAX_BYTES,
+  );
+  const avatarsPerApp = int(
+    '--avatars-per-app',
+    values['avatars-per-app'] ?? env.AVATAR_DRIVE_AVATARS_PER_APP,
+  );
   const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const sentinelText = values['redis-sentinels'] ?? env.REDIS_SENTINELS;

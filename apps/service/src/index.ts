@@ -3,13 +3,14 @@
  * Run it with `node dist/main.js` (see README.md).
  * @packageDocumentation
  */
+
+export { type AvatarBlobStore, type ByteRange, DiskAvatarBlobStore } from './avatars/avatar-blobs.js';
 export {
   type Avatar,
   type AvatarAsset,
   AvatarCatalog,
   type AvatarProblem,
 } from './avatars/avatar-catalog.js';
-export { type AvatarBlobStore, type ByteRange, DiskAvatarBlobStore } from './avatars/avatar-blobs.js';
 export { AvatarDirectory, type AvatarView } from './avatars/avatar-directory.js';
 export { type PrecheckLimits, type PrecheckResult, precheckGlb } from './avatars/glb-precheck.js';
 export { type ValidationSummary, validateGltf } from './avatars/gltf-validation.js';

@@ -3,14 +3,18 @@
  * ingress on one HTTP server.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server as TlsServer } from 'node:tls';
-import type { Logger } from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
+import type { Logger } from 'pino';
 import { DiskAvatarBlobStore } from './avatars/avatar-blobs.js';
 import { AvatarCatalog } from './avatars/avatar-catalog.js';
 import { AvatarDirectory } from './avatars/avatar-directory.js';
-import { type AvatarUploadLimits, AvatarUploads, DEFAULT_AVATAR_UPLOAD_LIMITS } from './avatars/avatar-uploads.js';
+import {
+  type AvatarUploadLimits,
+  AvatarUploads,
+  DEFAULT_AVATAR_UPLOAD_LIMITS,
+} from './avatars/avatar-uploads.js';
 import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
 import { type LiveKitEgressOptions, LiveKitEgressProvider } from './egress/livekit-egress.js';
 import { EgressRegistry } from './egress/registry.js';
@@ -27,9 +31,9 @@ import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import type { RegionId } from './regions.js';
+import { MemoryAvatarRecords } from './store/avatar-records.js';
 import { MemoryStore } from './store/memory-store.js';
 import { type RedisSentinelOptions, RedisStore } from './store/redis-store.js';
-import { MemoryAvatarRecords } from './store/avatar-records.js';
 import type { SharedStore } from './store/shared-store.js';
 import { readTlsPair, type TlsFiles } from './tls-files.js';
 import { SessionTokens } from './tokens.js';
@@ -191,14 +195,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         })
       : new MemoryStore({
           ...(options.tokenLedgerDir && { tokenLedgerDir: options.tokenLedgerDir }),
-          ...(options.dataDir && { avatarRecordsDir: join(options.dataDir, 'avatar-records', options.region) }),
+          ...(options.dataDir && {
+            avatarRecordsDir: join(options.dataDir, 'avatar-records', options.region),
+          }),
         }));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
   if (avatars.size === 0)
     logger.warn({ dir: options.avatarsDir }, 'no built-in avatars: sessions need an uploaded avatar');
   const blobs = new DiskAvatarBlobStore(
-    options.dataDir ? join(options.dataDir, 'avatars') : join(tmpdir(), `avatar-drive-avatars-${process.pid}`),
+    options.dataDir
+      ? join(options.dataDir, 'avatars')
+      : join(tmpdir(), `avatar-drive-avatars-${process.pid}`),
   );
   const directory = new AvatarDirectory(avatars, store.avatars ?? new MemoryAvatarRecords(), blobs);
   const uploads = new AvatarUploads(

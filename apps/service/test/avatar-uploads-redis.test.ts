@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGlb } from './support/glb.js';
 import { toVrm } from './support/glb-edit.js';
-import { API_KEY, APP_ID, type Json, makeAvatarsDir, mintToken, TestClient, tone } from './support/harness.js';
+import {
+  API_KEY,
+  APP_ID,
+  type Json,
+  makeAvatarsDir,
+  mintToken,
+  TestClient,
+  tone,
+} from './support/harness.js';
 import { TestRedis } from './support/redis-server.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
 

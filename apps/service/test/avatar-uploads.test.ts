@@ -108,7 +108,10 @@ describe('POST /v1/console/avatars', () => {
     expect(body.coverage.missing).toContain('cheekPuff');
     expect(body.coverage.bound.map((b: Json) => b.channel)).toContain('jawOpen');
     expect(body.avatar.coverage).toMatchObject({ format: 'arkit+oculus-visemes', mouth: 'arkit' });
-    expect(body.validation).toMatchObject({ validatorVersion: expect.any(String), warnings: expect.any(Number) });
+    expect(body.validation).toMatchObject({
+      validatorVersion: expect.any(String),
+      warnings: expect.any(Number),
+    });
     // Stored by content: one file named by its SHA-256.
     const sha = body.avatar.assets[0].sha256 as string;
     expect(await readdir(join(dataDir, 'avatars', sha.slice(0, 2)))).toEqual([sha]);
@@ -130,7 +133,10 @@ describe('POST /v1/console/avatars', () => {
   });
 
   it('needs the API key: no key, an unknown key or an app id alone are refused', async () => {
-    for (const headers of [{}, { 'x-api-key': 'adk_nope' }, { 'x-app-id': APP_ID }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-api-key': 'adk_nope' }, { 'x-app-id': APP_ID }] as Record<
+      string,
+      string
+    >[]) {
       const r = await fetch(`${service.url}/v1/console/avatars`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'model/gltf-binary' },
@@ -142,7 +148,12 @@ describe('POST /v1/console/avatars', () => {
   });
 
   it('refuses a body that is not the file (wrong content type) and says how to send it', async () => {
-    expectRefusal(await upload(GOOD, { contentType: 'application/json' }), 415, 'invalidRequest', /Content-Type: model\/gltf-binary/);
+    expectRefusal(
+      await upload(GOOD, { contentType: 'application/json' }),
+      415,
+      'invalidRequest',
+      /Content-Type: model\/gltf-binary/,
+    );
   });
 
   it('stops at the per-app limit and says to delete one', async () => {
@@ -169,7 +180,9 @@ describe("an app's own avatar", () => {
   });
 
   it('is listed with the built-ins for its app only; the operator sees skipped directory files', async () => {
-    const mine = (await (await fetch(`${service.url}/v1/console/avatars`, { headers: { 'x-api-key': API_KEY } })).json()) as Json;
+    const mine = (await (
+      await fetch(`${service.url}/v1/console/avatars`, { headers: { 'x-api-key': API_KEY } })
+    ).json()) as Json;
     expect(mine.avatars.map((a: Json) => [a.id, a.owner])).toEqual([
       ['test-avatar', 'builtin'],
       ['viseme-head', 'builtin'],
@@ -179,19 +192,25 @@ describe("an app's own avatar", () => {
     const byAppId = (await (await fetch(`${service.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json;
     expect(byAppId.avatars.map((a: Json) => a.id)).toContain(id);
     expect(byAppId.skipped).toBeUndefined();
-    const other = (await (await fetch(`${service.url}/v1/console/avatars`, { headers: { 'x-api-key': OTHER_API_KEY } })).json()) as Json;
+    const other = (await (
+      await fetch(`${service.url}/v1/console/avatars`, { headers: { 'x-api-key': OTHER_API_KEY } })
+    ).json()) as Json;
     expect(other.avatars.map((a: Json) => a.id)).toEqual(['test-avatar', 'viseme-head']);
   });
 
   it('loads like a built-in: manifest, asset with a strong ETag, immutable caching, 304 and ranges', async () => {
-    const manifest = (await (await fetch(`${service.url}/v1/console/avatars/${id}?appId=${APP_ID}`)).json()) as Json;
+    const manifest = (await (
+      await fetch(`${service.url}/v1/console/avatars/${id}?appId=${APP_ID}`)
+    ).json()) as Json;
     expect(manifest.assets[0]).toEqual(asset);
     const r = await fetch(`${asset.url}?appId=${APP_ID}`);
     expect(r.status).toBe(200);
     expect(r.headers.get('etag')).toBe(`"sha256-${asset.sha256}"`);
     expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(Buffer.from(await r.arrayBuffer()).equals(GOOD)).toBe(true);
-    const again = await fetch(`${asset.url}?appId=${APP_ID}`, { headers: { 'if-none-match': r.headers.get('etag')! } });
+    const again = await fetch(`${asset.url}?appId=${APP_ID}`, {
+      headers: { 'if-none-match': r.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     const range = await fetch(`${asset.url}?appId=${APP_ID}`, { headers: { range: 'bytes=0-3' } });
     expect(range.status).toBe(206);
@@ -247,7 +266,12 @@ describe('hostile and broken files are refused with a typed error', () => {
   const big = (n: number) => Buffer.alloc(n, 0x41);
 
   it('oversized: the body (Content-Length and chunked) and the sizes a file declares', async () => {
-    expectRefusal(await upload(big(MAX_BYTES + 1)), 413, 'avatarTooLarge', /accepts avatars up to 2097152 bytes/);
+    expectRefusal(
+      await upload(big(MAX_BYTES + 1)),
+      413,
+      'avatarTooLarge',
+      /accepts avatars up to 2097152 bytes/,
+    );
     // Chunked: no Content-Length, so the limit is enforced as the bytes arrive.
     const chunks = [GOOD, big(MAX_BYTES)];
     const r = await fetch(`${service.url}/v1/console/avatars`, {
@@ -269,7 +293,11 @@ describe('hostile and broken files are refused with a typed error', () => {
     expectRefusal(await upload(header), 413, 'avatarTooLarge', /header declares 4294967280 bytes/);
     // A buffer declaring more than the limit.
     expectRefusal(
-      await upload(editGlb(GOOD, (json) => void (json.buffers[0].byteLength = 2 ** 40))),
+      await upload(
+        editGlb(GOOD, (json) => {
+          json.buffers[0].byteLength = 2 ** 40;
+        }),
+      ),
       413,
       'avatarTooLarge',
       /buffers\[0\] declares 1099511627776 bytes/,
@@ -282,9 +310,18 @@ describe('hostile and broken files are refused with a typed error', () => {
     const longChunk = Buffer.from(GOOD);
     const jsonLength = longChunk.readUInt32LE(12);
     longChunk.writeUInt32LE(jsonLength + 1000, 20 + jsonLength); // the BIN chunk's length
-    expectRefusal(await upload(longChunk), 422, 'avatarInvalid', /chunk 1 declares \d+ bytes but only \d+ follow/);
     expectRefusal(
-      await upload(editGlb(GOOD, (json, bin) => void (json.buffers[0].byteLength = bin.length + 64))),
+      await upload(longChunk),
+      422,
+      'avatarInvalid',
+      /chunk 1 declares \d+ bytes but only \d+ follow/,
+    );
+    expectRefusal(
+      await upload(
+        editGlb(GOOD, (json, bin) => {
+          json.buffers[0].byteLength = bin.length + 64;
+        }),
+      ),
       422,
       'avatarInvalid',
       /BIN chunk has/,
@@ -294,25 +331,42 @@ describe('hostile and broken files are refused with a typed error', () => {
 
   it('out of range: accessors, buffer views and mesh references past their data', async () => {
     expectRefusal(
-      await upload(editGlb(GOOD, (json) => void (json.accessors[1].count = 1_000_000))),
+      await upload(
+        editGlb(GOOD, (json) => {
+          json.accessors[1].count = 1_000_000;
+        }),
+      ),
       422,
       'avatarInvalid',
       /accessors\[1\] reads 1000000 elements/,
     );
     expectRefusal(
-      await upload(editGlb(GOOD, (json) => void (json.bufferViews[0].byteOffset = 1_000_000))),
+      await upload(
+        editGlb(GOOD, (json) => {
+          json.bufferViews[0].byteOffset = 1_000_000;
+        }),
+      ),
       422,
       'avatarInvalid',
       /bufferViews\[0\] covers bytes/,
     );
     expectRefusal(
-      await upload(editGlb(GOOD, (json) => void (json.meshes[0].primitives[0].attributes.POSITION = 99))),
+      await upload(
+        editGlb(GOOD, (json) => {
+          json.meshes[0].primitives[0].attributes.POSITION = 99;
+        }),
+      ),
       422,
       'avatarInvalid',
       /attributes\.POSITION is 99/,
     );
     // Vertex indices past the vertices: structurally fine, caught by the Khronos validator.
-    expectRefusal(await upload(withBadIndices(GOOD, 3)), 422, 'avatarInvalid', /glTF validator found \d+ error\(s\): ACCESSOR_INDEX_OOB/);
+    expectRefusal(
+      await upload(withBadIndices(GOOD, 3)),
+      422,
+      'avatarInvalid',
+      /glTF validator found \d+ error\(s\): ACCESSOR_INDEX_OOB/,
+    );
   });
 
   it('external, data: and path-traversal URIs', async () => {
@@ -321,11 +375,19 @@ describe('hostile and broken files are refused with a typed error', () => {
       ['https://example.com/avatar.bin', /an external URL \(https:\)/],
       ['../../../etc/passwd', /a path outside the file/],
     ] as const) {
-      const r = await upload(editGlb(GOOD, (json) => void (json.buffers[0].uri = uri)));
+      const r = await upload(
+        editGlb(GOOD, (json) => {
+          json.buffers[0].uri = uri;
+        }),
+      );
       expectRefusal(r, 422, 'avatarInvalid', text);
       expect(r.body.errors[0].detail).toMatch(/self-contained/);
     }
-    const image = await upload(editGlb(GOOD, (json) => void (json.images = [{ uri: 'face.png' }])));
+    const image = await upload(
+      editGlb(GOOD, (json) => {
+        json.images = [{ uri: 'face.png' }];
+      }),
+    );
     expectRefusal(image, 422, 'avatarInvalid', /images\[0\] points to an external file "face.png"/);
   });
 
@@ -335,7 +397,9 @@ describe('hostile and broken files are refused with a typed error', () => {
       return `${text.slice(0, -1)},"extras":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
     });
     expectRefusal(await upload(deep), 422, 'avatarInvalid', /nests deeper than 64 levels/);
-    const wide = editGlb(GOOD, (json) => void (json.extras = { values: new Array(300_000).fill(0) }));
+    const wide = editGlb(GOOD, (json) => {
+      json.extras = { values: new Array(300_000).fill(0) };
+    });
     expectRefusal(await upload(wide), 422, 'avatarInvalid', /more than 100000 entries/);
   });
 
@@ -343,19 +407,43 @@ describe('hostile and broken files are refused with a typed error', () => {
     const missingNode = editGlb(toVrm(GOOD, 1), (json) => {
       json.extensions.VRMC_vrm.expressions.preset.aa.morphTargetBinds[0].node = 42;
     });
-    expectRefusal(await upload(missingNode), 422, 'avatarInvalid', /VRM extension is malformed: expression "aa" binds to no mesh node/);
+    expectRefusal(
+      await upload(missingNode),
+      422,
+      'avatarInvalid',
+      /VRM extension is malformed: expression "aa" binds to no mesh node/,
+    );
     const noTarget = editGlb(toVrm(GOOD, 0), (json) => {
       json.extensions.VRM.blendShapeMaster.blendShapeGroups[0].binds[0].index = 40;
     });
     expectRefusal(await upload(noTarget), 422, 'avatarInvalid', /"A" binds to a morph target its mesh lacks/);
-    const notObject = editGlb(toVrm(GOOD, 1), (json) => void (json.extensions.VRMC_vrm = 'yes'));
-    expectRefusal(await upload(notObject), 422, 'avatarInvalid', /extensions\.VRMC_vrm is missing or not an object/);
+    const notObject = editGlb(toVrm(GOOD, 1), (json) => {
+      json.extensions.VRMC_vrm = 'yes';
+    });
+    expectRefusal(
+      await upload(notObject),
+      422,
+      'avatarInvalid',
+      /extensions\.VRMC_vrm is missing or not an object/,
+    );
   });
 
   it('validator errors are summarised; an avatar nothing can drive is refused', async () => {
-    const wrongBounds = editGlb(GOOD, (json) => void (json.accessors[0].max = [5, 5, 5]));
-    expectRefusal(await upload(wrongBounds), 422, 'avatarInvalid', /ACCESSOR_MAX_MISMATCH at \/accessors\/0\/max/);
-    expectRefusal(await upload(makeGlb([])), 422, 'avatarInvalid', /Nothing in this avatar can move its mouth/);
+    const wrongBounds = editGlb(GOOD, (json) => {
+      json.accessors[0].max = [5, 5, 5];
+    });
+    expectRefusal(
+      await upload(wrongBounds),
+      422,
+      'avatarInvalid',
+      /ACCESSOR_MAX_MISMATCH at \/accessors\/0\/max/,
+    );
+    expectRefusal(
+      await upload(makeGlb([])),
+      422,
+      'avatarInvalid',
+      /Nothing in this avatar can move its mouth/,
+    );
   });
 
   it('keeps serving a session while hostile uploads are processed', async () => {
@@ -376,7 +464,10 @@ describe('hostile and broken files are refused with a typed error', () => {
       expect(['avatarInvalid', 'concurrencyLimit']).toContain(r.body.errors[0].code);
     }
     expect(results.some((r) => r.status === 422)).toBe(true);
-    await client.waitFor((m) => m.data.case === 'serverPlaybackState' && m.data.value.reqId === 'during', 10_000);
+    await client.waitFor(
+      (m) => m.data.case === 'serverPlaybackState' && m.data.value.reqId === 'during',
+      10_000,
+    );
     expect(states(client, 'during').length).toBeGreaterThan(0);
     client.close();
     expect(service.child.exitCode).toBeNull();
@@ -391,7 +482,12 @@ function withBadIndices(glb: Buffer, count: number): Buffer {
   const offset = bin.length;
   json.buffers[0].byteLength = bin.length + indices.length;
   json.bufferViews.push({ buffer: 0, byteOffset: offset, byteLength: indices.length, target: 34963 });
-  json.accessors.push({ bufferView: json.bufferViews.length - 1, componentType: 5125, count, type: 'SCALAR' });
+  json.accessors.push({
+    bufferView: json.bufferViews.length - 1,
+    componentType: 5125,
+    count,
+    type: 'SCALAR',
+  });
   json.meshes[0].primitives[0].indices = json.accessors.length - 1;
   return packGlb(json, Buffer.concat([bin, indices]));
 }

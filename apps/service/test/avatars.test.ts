@@ -52,7 +52,10 @@ describe('avatars directory', () => {
     await writeFile(join(own, 'lost', 'manifest.json'), manifest({ uri: 'head.glb', sha256 }));
     await mkdir(join(own, 'wrong-hash'));
     await writeFile(join(own, 'wrong-hash', 'avatar.glb'), glb);
-    await writeFile(join(own, 'wrong-hash', 'manifest.json'), manifest({ uri: 'avatar.glb', sha256: '0'.repeat(64) }));
+    await writeFile(
+      join(own, 'wrong-hash', 'manifest.json'),
+      manifest({ uri: 'avatar.glb', sha256: '0'.repeat(64) }),
+    );
     await mkdir(join(own, 'wrong-size'));
     await writeFile(join(own, 'wrong-size', 'avatar.glb'), glb);
     await writeFile(join(own, 'wrong-size', 'manifest.json'), manifest({ sha256, bytes: 12 }));
@@ -60,7 +63,10 @@ describe('avatars directory', () => {
     await writeFile(join(own, 'escape', 'manifest.json'), manifest({ uri: '../wrong-hash/avatar.glb' }));
     await mkdir(join(own, 'right'));
     await writeFile(join(own, 'right', 'avatar.glb'), glb);
-    await writeFile(join(own, 'right', 'manifest.json'), manifest({ uri: 'avatar.glb', sha256, bytes: glb.length }));
+    await writeFile(
+      join(own, 'right', 'manifest.json'),
+      manifest({ uri: 'avatar.glb', sha256, bytes: glb.length }),
+    );
     await writeFile(join(own, 'vroid.vrm'), toVrm(glb, 1));
     const catalog = await AvatarCatalog.load(own);
     expect(catalog.list().map((a) => [a.id, a.format])).toEqual([
@@ -68,10 +74,16 @@ describe('avatars directory', () => {
       ['vroid', 'vrm'],
     ]);
     expect(catalog.problems.map((p) => `${p.file}: ${p.reason}`)).toEqual([
-      expect.stringMatching(/^escape\/manifest\.json: model\.uri must name a \.glb or \.vrm file next to manifest\.json/),
+      expect.stringMatching(
+        /^escape\/manifest\.json: model\.uri must name a \.glb or \.vrm file next to manifest\.json/,
+      ),
       'lost/head.glb: the model file head.glb named by lost/manifest.json is missing; put it next to manifest.json',
-      expect.stringMatching(/^wrong-hash\/avatar\.glb: sha256 mismatch: wrong-hash\/manifest\.json says 0{64} but the file hashes to [0-9a-f]{64}/),
-      expect.stringMatching(/^wrong-size\/avatar\.glb: size mismatch: wrong-size\/manifest\.json says 12 bytes/),
+      expect.stringMatching(
+        /^wrong-hash\/avatar\.glb: sha256 mismatch: wrong-hash\/manifest\.json says 0{64} but the file hashes to [0-9a-f]{64}/,
+      ),
+      expect.stringMatching(
+        /^wrong-size\/avatar\.glb: size mismatch: wrong-size\/manifest\.json says 12 bytes/,
+      ),
     ]);
     // Started on it, the service logs each skipped file by name and lists them in /readyz.
     const ownLog = new LogCapture();

@@ -159,11 +159,15 @@ async function modelFileOf(dir: string, sub: string): Promise<ModelFile | { file
   let uri: unknown;
   if (hasManifest) {
     try {
-      uri = (JSON.parse(await readFile(join(dir, manifestFile), 'utf8')) as { model?: { uri?: unknown } })?.model?.uri;
+      uri = (JSON.parse(await readFile(join(dir, manifestFile), 'utf8')) as { model?: { uri?: unknown } })
+        ?.model?.uri;
     } catch (error) {
       return { file: manifestFile, problem: `manifest.json does not parse: ${(error as Error).message}` };
     }
-    if (uri !== undefined && (typeof uri !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*\.(glb|vrm)$/.test(uri))) {
+    if (
+      uri !== undefined &&
+      (typeof uri !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*\.(glb|vrm)$/.test(uri))
+    ) {
       return {
         file: manifestFile,
         problem: `model.uri must name a .glb or .vrm file next to manifest.json (no paths, no URLs); got ${JSON.stringify(uri)?.slice(0, 80)}`,
@@ -182,7 +186,12 @@ async function modelFileOf(dir: string, sub: string): Promise<ModelFile | { file
   };
 }
 
-async function readAvatar(id: string, dir: string, file: string, manifestFile: string | undefined): Promise<Avatar> {
+async function readAvatar(
+  id: string,
+  dir: string,
+  file: string,
+  manifestFile: string | undefined,
+): Promise<Avatar> {
   const bytes = await readFile(join(dir, file));
   const checked = precheckGlb(bytes, { maxBytes: MAX_BUILT_IN_BYTES });
   drivableCoverage(checked);

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { RIG_ID } from '@avatar-drive/core';
-import { StoreUnavailableError } from '../store/shared-store.js';
 import type { AvatarRecords, UploadedAvatarRecord } from '../store/avatar-records.js';
+import { StoreUnavailableError } from '../store/shared-store.js';
 import type { AvatarBlobStore, ByteRange } from './avatar-blobs.js';
 import type { Avatar, AvatarCatalog } from './avatar-catalog.js';
 

@@ -5,13 +5,13 @@
  * more are refused (429, retry) instead of queued, so uploads cannot pile up memory.
  */
 import { randomBytes } from 'node:crypto';
-import { AvatarError, type AvatarCoverage } from '@avatar-drive/core';
+import { type AvatarCoverage, AvatarError } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { UploadedAvatarRecord } from '../store/avatar-records.js';
 import type { AvatarDirectory } from './avatar-directory.js';
 import { drivableCoverage } from './drivable.js';
 import { precheckGlb } from './glb-precheck.js';
-import { validateGltf, type ValidationSummary } from './gltf-validation.js';
+import { type ValidationSummary, validateGltf } from './gltf-validation.js';
 
 /** Bounds of uploads (flags and env in config.ts). */
 export interface AvatarUploadLimits {
@@ -133,6 +133,8 @@ function vrmName(gltf: Record<string, unknown>): string | undefined {
 
 /** A display name: no control characters, at most 100 characters. */
 export function cleanName(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 100);
+  return text
+    .replace(/\p{Cc}/gu, ' ')
+    .trim()
+    .slice(0, 100);
 }

@@ -3,7 +3,7 @@
  * lip-sync. Which channels bind, and how the rest fall back, is @avatar-drive/core's coverage
  * report (the same planner the renderers bind with).
  */
-import { type AvatarCoverage, ARKIT_BLENDSHAPES, describeAvatarCoverage, VISEMES } from '@avatar-drive/core';
+import { ARKIT_BLENDSHAPES, type AvatarCoverage, describeAvatarCoverage, VISEMES } from '@avatar-drive/core';
 import { fileProblem } from './file-problem.js';
 import type { PrecheckResult } from './glb-precheck.js';
 

@@ -63,7 +63,10 @@ export function precheckGlb(bytes: Uint8Array, limits: PrecheckLimits): Precheck
     );
   }
   if (bytes.byteLength < 20) {
-    throw fileProblem('notGlb', 'The file is too short to be a GLB. Upload a binary glTF 2.0 (.glb) or VRM file.');
+    throw fileProblem(
+      'notGlb',
+      'The file is too short to be a GLB. Upload a binary glTF 2.0 (.glb) or VRM file.',
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== GLB_MAGIC) {
@@ -74,7 +77,10 @@ export function precheckGlb(bytes: Uint8Array, limits: PrecheckLimits): Precheck
   }
   const version = view.getUint32(4, true);
   if (version !== 2) {
-    throw fileProblem('notGlb', `The GLB container is version ${version}; only glTF 2.0 is supported. Re-export as glTF 2.0.`);
+    throw fileProblem(
+      'notGlb',
+      `The GLB container is version ${version}; only glTF 2.0 is supported. Re-export as glTF 2.0.`,
+    );
   }
   const declared = view.getUint32(8, true);
   if (declared > limits.maxBytes) {
@@ -92,7 +98,10 @@ export function precheckGlb(bytes: Uint8Array, limits: PrecheckLimits): Precheck
   const chunks = readChunks(view, declared);
   const json = chunks[0];
   if (!json || json.type !== CHUNK_JSON) {
-    throw fileProblem('notGlb', 'The first GLB chunk is not the JSON chunk. Re-export the avatar as binary glTF 2.0.');
+    throw fileProblem(
+      'notGlb',
+      'The first GLB chunk is not the JSON chunk. Re-export the avatar as binary glTF 2.0.',
+    );
   }
   if (json.length > maxJsonBytes) {
     throw fileProblem(
@@ -107,13 +116,20 @@ export function precheckGlb(bytes: Uint8Array, limits: PrecheckLimits): Precheck
   try {
     gltf = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(jsonBytes));
   } catch (error) {
-    throw fileProblem('jsonInvalid', `The glTF JSON does not parse (${(error as Error).message}). Re-export the avatar.`);
+    throw fileProblem(
+      'jsonInvalid',
+      `The glTF JSON does not parse (${(error as Error).message}). Re-export the avatar.`,
+    );
   }
-  if (!isObject(gltf)) throw fileProblem('jsonInvalid', 'The glTF JSON is not an object. Re-export the avatar.');
+  if (!isObject(gltf))
+    throw fileProblem('jsonInvalid', 'The glTF JSON is not an object. Re-export the avatar.');
   checkItemCounts(gltf, limits.maxJsonItems ?? 100_000);
   const assetVersion = isObject(gltf.asset) ? gltf.asset.version : undefined;
   if (typeof assetVersion !== 'string' || !/^2\.\d+$/.test(assetVersion)) {
-    throw fileProblem('notGlb', `asset.version is ${JSON.stringify(assetVersion) ?? 'missing'}; glTF 2.0 is required. Re-export as glTF 2.0.`);
+    throw fileProblem(
+      'notGlb',
+      `asset.version is ${JSON.stringify(assetVersion) ?? 'missing'}; glTF 2.0 is required. Re-export as glTF 2.0.`,
+    );
   }
   checkData(gltf, bin?.length ?? 0, limits.maxBytes);
   const vrmVersion = checkVrm(gltf);
@@ -136,7 +152,10 @@ function readChunks(view: DataView, total: number): Chunk[] {
   let offset = 12;
   while (offset < total) {
     if (offset + 8 > total) {
-      throw fileProblem('truncated', `A GLB chunk header at byte ${offset} is cut off. Upload the complete file.`);
+      throw fileProblem(
+        'truncated',
+        `A GLB chunk header at byte ${offset} is cut off. Upload the complete file.`,
+      );
     }
     const length = view.getUint32(offset, true);
     const type = view.getUint32(offset + 4, true);
@@ -149,7 +168,8 @@ function readChunks(view: DataView, total: number): Chunk[] {
     chunks.push({ type, offset: offset + 8, length });
     offset += 8 + length;
     // A real GLB has two chunks; thousands of empty ones are an attack on whoever reads them.
-    if (chunks.length > 64) throw fileProblem('notGlb', 'The GLB has more than 64 chunks. Re-export the avatar.');
+    if (chunks.length > 64)
+      throw fileProblem('notGlb', 'The GLB has more than 64 chunks. Re-export the avatar.');
   }
   return chunks;
 }
@@ -161,7 +181,8 @@ function checkJsonShape(json: Uint8Array, maxDepth: number): void {
   for (let i = 0; i < json.length; i++) {
     const c = json[i]!;
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -199,14 +220,23 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
   const buffers = list(gltf.buffers, 'buffers');
   buffers.forEach((buffer, i) => {
     if (buffer.uri !== undefined) {
-      throw fileProblem('externalUri', `buffers[${i}] points to ${describeUri(buffer.uri)}. ${SELF_CONTAINED}`);
+      throw fileProblem(
+        'externalUri',
+        `buffers[${i}] points to ${describeUri(buffer.uri)}. ${SELF_CONTAINED}`,
+      );
     }
     const byteLength = count(buffer.byteLength, `buffers[${i}].byteLength`);
     if (byteLength > maxBytes) {
-      throw fileProblem('tooLarge', `buffers[${i}] declares ${byteLength} bytes, over this service's limit of ${maxBytes}.`);
+      throw fileProblem(
+        'tooLarge',
+        `buffers[${i}] declares ${byteLength} bytes, over this service's limit of ${maxBytes}.`,
+      );
     }
     if (i > 0) {
-      throw fileProblem('externalUri', `buffers[${i}] has no data in this file (only buffer 0 can live in a GLB). ${SELF_CONTAINED}`);
+      throw fileProblem(
+        'externalUri',
+        `buffers[${i}] has no data in this file (only buffer 0 can live in a GLB). ${SELF_CONTAINED}`,
+      );
     }
     if (byteLength > binLength) {
       throw fileProblem(
@@ -242,13 +272,17 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
     const componentBytes = COMPONENT_BYTES[accessor.componentType as number];
     const components = TYPE_COMPONENTS[accessor.type as string];
     if (!componentBytes || !components) {
-      throw fileProblem('outOfRange', `${where} has an unknown componentType or type. The file is corrupt; re-export it.`);
+      throw fileProblem(
+        'outOfRange',
+        `${where} has an unknown componentType or type. The file is corrupt; re-export it.`,
+      );
     }
     const elementBytes = componentBytes * components;
     if (accessor.bufferView !== undefined) {
       const viewIndex = index(accessor.bufferView, views.length, `${where}.bufferView`);
       const view = views[viewIndex]!;
-      const offset = accessor.byteOffset === undefined ? 0 : count(accessor.byteOffset, `${where}.byteOffset`);
+      const offset =
+        accessor.byteOffset === undefined ? 0 : count(accessor.byteOffset, `${where}.byteOffset`);
       const stride = view.stride ?? elementBytes;
       const needed = elements === 0 ? 0 : offset + stride * (elements - 1) + elementBytes;
       if (needed > view.length) {
@@ -259,22 +293,30 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
       }
     } else if (elements * elementBytes > maxBytes) {
       // No buffer view: a reader allocates zeros for it; the size must still be sane.
-      throw fileProblem('tooLarge', `${where} declares ${elements * elementBytes} bytes of data, over this service's limit of ${maxBytes}.`);
+      throw fileProblem(
+        'tooLarge',
+        `${where} declares ${elements * elementBytes} bytes of data, over this service's limit of ${maxBytes}.`,
+      );
     }
     if (isObject(accessor.sparse)) {
       const sparse = accessor.sparse;
       const sparseCount = count(sparse.count, `${where}.sparse.count`);
       if (sparseCount > elements) {
-        throw fileProblem('outOfRange', `${where}.sparse.count ${sparseCount} is more than the accessor's ${elements} elements. Re-export it.`);
+        throw fileProblem(
+          'outOfRange',
+          `${where}.sparse.count ${sparseCount} is more than the accessor's ${elements} elements. Re-export it.`,
+        );
       }
       for (const [part, bytesEach] of [
         ['indices', COMPONENT_BYTES[(sparse.indices as GltfJson | undefined)?.componentType as number] ?? 4],
         ['values', elementBytes],
       ] as const) {
         const ref = sparse[part];
-        if (!isObject(ref)) throw fileProblem('outOfRange', `${where}.sparse.${part} is missing. Re-export it.`);
+        if (!isObject(ref))
+          throw fileProblem('outOfRange', `${where}.sparse.${part} is missing. Re-export it.`);
         const viewIndex = index(ref.bufferView, views.length, `${where}.sparse.${part}.bufferView`);
-        const offset = ref.byteOffset === undefined ? 0 : count(ref.byteOffset, `${where}.sparse.${part}.byteOffset`);
+        const offset =
+          ref.byteOffset === undefined ? 0 : count(ref.byteOffset, `${where}.sparse.${part}.byteOffset`);
         if (offset + sparseCount * bytesEach > views[viewIndex]!.length) {
           throw fileProblem(
             'outOfRange',
@@ -288,7 +330,8 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
     list(mesh.primitives, `meshes[${m}].primitives`).forEach((primitive, p) => {
       const where = `meshes[${m}].primitives[${p}]`;
       const refs: [string, unknown][] = [];
-      if (isObject(primitive.attributes)) for (const [k, v] of Object.entries(primitive.attributes)) refs.push([`attributes.${k}`, v]);
+      if (isObject(primitive.attributes))
+        for (const [k, v] of Object.entries(primitive.attributes)) refs.push([`attributes.${k}`, v]);
       if (primitive.indices !== undefined) refs.push(['indices', primitive.indices]);
       list(primitive.targets, `${where}.targets`).forEach((target, t) => {
         for (const [k, v] of Object.entries(target)) refs.push([`targets[${t}].${k}`, v]);
@@ -305,18 +348,29 @@ function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
   const nodes = list(gltf.nodes, 'nodes');
   const meshes = list(gltf.meshes, 'meshes');
   const targetsOf = (mesh: number) =>
-    Math.max(0, ...list(meshes[mesh]?.primitives, 'primitives').map((p) => (Array.isArray(p.targets) ? p.targets.length : 0)));
+    Math.max(
+      0,
+      ...list(meshes[mesh]?.primitives, 'primitives').map((p) =>
+        Array.isArray(p.targets) ? p.targets.length : 0,
+      ),
+    );
   const malformed = (detail: string) =>
-    fileProblem('vrmMalformed', `The VRM extension is malformed: ${detail}. Export the avatar again (VRoid Studio, UniVRM or the VRM Blender add-on).`);
+    fileProblem(
+      'vrmMalformed',
+      `The VRM extension is malformed: ${detail}. Export the avatar again (VRoid Studio, UniVRM or the VRM Blender add-on).`,
+    );
 
   if ('VRMC_vrm' in extensions || used.includes('VRMC_vrm')) {
     const vrm = extensions.VRMC_vrm;
     if (!isObject(vrm)) throw malformed('extensions.VRMC_vrm is missing or not an object');
     if (typeof vrm.specVersion !== 'string') throw malformed('VRMC_vrm.specVersion is not a string');
-    if (!isObject(vrm.meta) || typeof vrm.meta.name !== 'string') throw malformed('VRMC_vrm.meta.name is missing');
-    if (!isObject(vrm.humanoid) || !isObject(vrm.humanoid.humanBones)) throw malformed('VRMC_vrm.humanoid.humanBones is missing');
+    if (!isObject(vrm.meta) || typeof vrm.meta.name !== 'string')
+      throw malformed('VRMC_vrm.meta.name is missing');
+    if (!isObject(vrm.humanoid) || !isObject(vrm.humanoid.humanBones))
+      throw malformed('VRMC_vrm.humanoid.humanBones is missing');
     for (const [bone, value] of Object.entries(vrm.humanoid.humanBones)) {
-      if (!isObject(value) || !isIndex(value.node, nodes.length)) throw malformed(`humanoid bone "${bone}" names no node of this file`);
+      if (!isObject(value) || !isIndex(value.node, nodes.length))
+        throw malformed(`humanoid bone "${bone}" names no node of this file`);
     }
     if (vrm.expressions !== undefined) {
       if (!isObject(vrm.expressions)) throw malformed('VRMC_vrm.expressions is not an object');
@@ -329,10 +383,13 @@ function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
           const binds = expression.morphTargetBinds ?? [];
           if (!Array.isArray(binds)) throw malformed(`expression "${name}".morphTargetBinds is not a list`);
           for (const bind of binds) {
-            const node = isObject(bind) && isIndex(bind.node, nodes.length) ? nodes[bind.node as number]! : undefined;
+            const node =
+              isObject(bind) && isIndex(bind.node, nodes.length) ? nodes[bind.node as number]! : undefined;
             const mesh = node?.mesh;
-            if (!isObject(bind) || !node || !isIndex(mesh, meshes.length)) throw malformed(`expression "${name}" binds to no mesh node`);
-            if (!isIndex(bind.index, targetsOf(mesh as number))) throw malformed(`expression "${name}" binds to a morph target its mesh lacks`);
+            if (!isObject(bind) || !node || !isIndex(mesh, meshes.length))
+              throw malformed(`expression "${name}" binds to no mesh node`);
+            if (!isIndex(bind.index, targetsOf(mesh as number)))
+              throw malformed(`expression "${name}" binds to a morph target its mesh lacks`);
             if (typeof bind.weight !== 'number' || !(bind.weight >= 0 && bind.weight <= 1)) {
               throw malformed(`expression "${name}" has a weight outside 0–1`);
             }
@@ -346,7 +403,8 @@ function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
     const vrm = extensions.VRM;
     if (!isObject(vrm)) throw malformed('extensions.VRM is missing or not an object');
     if (!isObject(vrm.meta)) throw malformed('VRM.meta is missing');
-    if (!isObject(vrm.humanoid) || !Array.isArray(vrm.humanoid.humanBones)) throw malformed('VRM.humanoid.humanBones is not a list');
+    if (!isObject(vrm.humanoid) || !Array.isArray(vrm.humanoid.humanBones))
+      throw malformed('VRM.humanoid.humanBones is not a list');
     for (const bone of vrm.humanoid.humanBones) {
       if (!isObject(bone) || typeof bone.bone !== 'string' || !isIndex(bone.node, nodes.length)) {
         throw malformed('a humanoid bone names no node of this file');
@@ -361,8 +419,10 @@ function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
         const binds = group.binds ?? [];
         if (!Array.isArray(binds)) throw malformed(`blend shape group "${name}".binds is not a list`);
         for (const bind of binds) {
-          if (!isObject(bind) || !isIndex(bind.mesh, meshes.length)) throw malformed(`blend shape group "${name}" binds to no mesh`);
-          if (!isIndex(bind.index, targetsOf(bind.mesh as number))) throw malformed(`blend shape group "${name}" binds to a morph target its mesh lacks`);
+          if (!isObject(bind) || !isIndex(bind.mesh, meshes.length))
+            throw malformed(`blend shape group "${name}" binds to no mesh`);
+          if (!isIndex(bind.index, targetsOf(bind.mesh as number)))
+            throw malformed(`blend shape group "${name}" binds to a morph target its mesh lacks`);
           if (typeof bind.weight !== 'number' || !(bind.weight >= 0 && bind.weight <= 100)) {
             throw malformed(`blend shape group "${name}" has a weight outside 0–100`);
           }
@@ -406,14 +466,20 @@ function list(value: unknown, where: string): GltfJson[] {
 
 function count(value: unknown, where: string): number {
   if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw fileProblem('outOfRange', `${where} is ${JSON.stringify(value) ?? 'missing'}, not a byte count. The file is corrupt; re-export it.`);
+    throw fileProblem(
+      'outOfRange',
+      `${where} is ${JSON.stringify(value) ?? 'missing'}, not a byte count. The file is corrupt; re-export it.`,
+    );
   }
   return value as number;
 }
 
 function index(value: unknown, length: number, where: string): number {
   if (!isIndex(value, length)) {
-    throw fileProblem('outOfRange', `${where} is ${JSON.stringify(value) ?? 'missing'}, but only ${length} exist. The file is corrupt; re-export it.`);
+    throw fileProblem(
+      'outOfRange',
+      `${where} is ${JSON.stringify(value) ?? 'missing'}, but only ${length} exist. The file is corrupt; re-export it.`,
+    );
   }
   return value as number;
 }

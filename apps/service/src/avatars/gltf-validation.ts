@@ -80,7 +80,10 @@ const validatorPath = createRequire(import.meta.url).resolve('gltf-validator');
  * Validates `bytes`; resolves with the summary when the validator found no errors, rejects with an
  * AvatarError (`validationFailed` naming the first errors, or `validationTimeout`) otherwise.
  */
-export async function validateGltf(bytes: Uint8Array, options: ValidationOptions = {}): Promise<ValidationSummary> {
+export async function validateGltf(
+  bytes: Uint8Array,
+  options: ValidationOptions = {},
+): Promise<ValidationSummary> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   // A copy, moved to the worker: the caller keeps its bytes to store them.
   const copy = new Uint8Array(bytes);
@@ -115,11 +118,19 @@ export async function validateGltf(bytes: Uint8Array, options: ValidationOptions
         ),
       );
       worker.once('exit', (code) =>
-        reject(fileProblem('validationFailed', `The glTF validator stopped (exit ${code}). Re-export the avatar and upload again.`)),
+        reject(
+          fileProblem(
+            'validationFailed',
+            `The glTF validator stopped (exit ${code}). Re-export the avatar and upload again.`,
+          ),
+        ),
       );
     });
     if (!reply.ok) {
-      throw fileProblem('validationFailed', `The glTF validator refused the file: ${reply.error}. Upload a binary glTF 2.0 (.glb) or VRM file.`);
+      throw fileProblem(
+        'validationFailed',
+        `The glTF validator refused the file: ${reply.error}. Upload a binary glTF 2.0 (.glb) or VRM file.`,
+      );
     }
     if ((reply.errors ?? 0) > 0) {
       const listed = (reply.errorIssues ?? [])

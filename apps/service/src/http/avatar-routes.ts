@@ -151,7 +151,12 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
       );
     }
     const found = deps.apps.byApiKey(apiKey);
-    if (!found) throw httpError(401, 'appIDUnrecognized', 'The API key is not recognized. Check the key configured for your app.');
+    if (!found)
+      throw httpError(
+        401,
+        'appIDUnrecognized',
+        'The API key is not recognized. Check the key configured for your app.',
+      );
     return found.appId;
   };
 
@@ -185,7 +190,11 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
     };
   };
   const notFound = (id: string) =>
-    httpError(404, 'avatarNotFound', `Avatar "${id}" does not exist for this app. GET /v1/console/avatars lists them.`);
+    httpError(
+      404,
+      'avatarNotFound',
+      `Avatar "${id}" does not exist for this app. GET /v1/console/avatars lists them.`,
+    );
 
   app.get(
     '/v1/console/avatars',
@@ -250,83 +259,93 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
             "recorded for this app in the region's shared store. The answer carries the avatar's manifest " +
             'and its full coverage report. Refusals: 413 avatarTooLarge, 422 avatarInvalid ' +
             '(details in the message; `problem` names the kind), 409 when the app has too many avatars.',
-        tags: ['avatars'],
-        security: [{ apiKey: [] }],
-        headers: apiKeyHeaders,
-        querystring: {
-          type: 'object',
-          properties: {
-            name: {
-              type: 'string',
-              minLength: 1,
-              maxLength: 100,
-              description: 'Display name (default: the VRM title, else "Uploaded avatar").',
-            },
-          },
-          additionalProperties: false,
-        },
-        // The bytes are checked by the upload pipeline, not by JSON schema: the schemas only
-        // document the content types (an untyped schema accepts the Buffer the parser makes).
-        body: {
-          content: Object.fromEntries(
-            UPLOAD_TYPES.map((type) => [type, { schema: { description: 'The .glb or .vrm file (binary).' } }]),
-          ),
-        },
-        response: {
-          201: {
+          tags: ['avatars'],
+          security: [{ apiKey: [] }],
+          headers: apiKeyHeaders,
+          querystring: {
             type: 'object',
-            required: ['avatar', 'coverage', 'validation'],
             properties: {
-              avatar: { $ref: 'AvatarManifest#' },
-              coverage: {
-                type: 'object',
-                additionalProperties: true,
-                description: "@avatar-drive/core's AvatarCoverage of the file.",
+              name: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 100,
+                description: 'Display name (default: the VRM title, else "Uploaded avatar").',
               },
-              validation: {
-                type: 'object',
-                properties: {
-                  validatorVersion: { type: 'string' },
-                  warnings: { type: 'integer' },
-                  warningIssues: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      properties: {
-                        code: { type: 'string' },
-                        message: { type: 'string' },
-                        pointer: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+          // The bytes are checked by the upload pipeline, not by JSON schema: the schemas only
+          // document the content types (an untyped schema accepts the Buffer the parser makes).
+          body: {
+            content: Object.fromEntries(
+              UPLOAD_TYPES.map((type) => [
+                type,
+                { schema: { description: 'The .glb or .vrm file (binary).' } },
+              ]),
+            ),
+          },
+          response: {
+            201: {
+              type: 'object',
+              required: ['avatar', 'coverage', 'validation'],
+              properties: {
+                avatar: { $ref: 'AvatarManifest#' },
+                coverage: {
+                  type: 'object',
+                  additionalProperties: true,
+                  description: "@avatar-drive/core's AvatarCoverage of the file.",
+                },
+                validation: {
+                  type: 'object',
+                  properties: {
+                    validatorVersion: { type: 'string' },
+                    warnings: { type: 'integer' },
+                    warningIssues: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          code: { type: 'string' },
+                          message: { type: 'string' },
+                          pointer: { type: 'string' },
+                        },
                       },
                     },
                   },
                 },
               },
             },
+            '4xx': { $ref: 'ErrorBody#' },
+            '5xx': { $ref: 'ErrorBody#' },
           },
-          '4xx': { $ref: 'ErrorBody#' },
-          '5xx': { $ref: 'ErrorBody#' },
         },
+        onRequest: async (request) => {
+          const type = String(request.headers['content-type'] ?? '')
+            .split(';')[0]!
+            .trim()
+            .toLowerCase();
+          if (!UPLOAD_TYPES.includes(type)) {
+            throw httpError(
+              415,
+              'invalidRequest',
+              'Send the .glb/.vrm file itself as the body with Content-Type: model/gltf-binary (curl: --data-binary @avatar.vrm -H "Content-Type: model/gltf-binary").',
+            );
+          }
+          const declared = Number(request.headers['content-length']);
+          if (declared > deps.uploads.limits.maxBytes)
+            throw tooLarge(deps.uploads.limits.maxBytes, `${declared} bytes`);
+        },
+        // A body without Content-Length (chunked) is counted as it arrives and cut off at the limit.
+        preParsing: async (_request, _reply, payload) =>
+          payload.pipe(byteLimit(deps.uploads.limits.maxBytes)),
       },
-      onRequest: async (request) => {
-        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!UPLOAD_TYPES.includes(type)) {
-          throw httpError(
-            415,
-            'invalidRequest',
-            'Send the .glb/.vrm file itself as the body with Content-Type: model/gltf-binary (curl: --data-binary @avatar.vrm -H "Content-Type: model/gltf-binary").',
-          );
-        }
-        const declared = Number(request.headers['content-length']);
-        if (declared > deps.uploads.limits.maxBytes) throw tooLarge(deps.uploads.limits.maxBytes, `${declared} bytes`);
-      },
-      // A body without Content-Length (chunked) is counted as it arrives and cut off at the limit.
-      preParsing: async (_request, _reply, payload) => payload.pipe(byteLimit(deps.uploads.limits.maxBytes)),
-    },
       async (request, reply) => {
         const appId = apiKeyApp(request);
         const { name } = request.query as { name?: string };
         const body = request.body as Buffer;
-        const result = await withStore(() => deps.uploads.upload(appId, body, name === undefined ? undefined : cleanName(name) || undefined));
+        const result = await withStore(() =>
+          deps.uploads.upload(appId, body, name === undefined ? undefined : cleanName(name) || undefined),
+        );
         reply.code(201).header('cache-control', 'no-store');
         return {
           avatar: manifest(deps.directory.uploadView(result.record), origin(request)),
@@ -463,12 +482,19 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
 }
 
 /** Opens the asset; a file missing from the blob store is a 404 that says so (and a log line). */
-async function openAsset(avatar: AvatarView, range: { start: number; end: number } | undefined, reply: FastifyReply) {
+async function openAsset(
+  avatar: AvatarView,
+  range: { start: number; end: number } | undefined,
+  reply: FastifyReply,
+) {
   try {
     return await avatar.model.open(range);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    reply.log.error({ avatarId: avatar.id, sha256: avatar.model.sha256 }, 'avatar file missing from the store');
+    reply.log.error(
+      { avatarId: avatar.id, sha256: avatar.model.sha256 },
+      'avatar file missing from the store',
+    );
     throw httpError(
       404,
       'avatarNotFound',

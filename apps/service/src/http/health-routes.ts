@@ -68,7 +68,8 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
       checks.engine = deps.engine.ready() ? `ok (${deps.engine.mode})` : 'unavailable';
       const ready = Object.values(checks).every((c) => c.startsWith('ok'));
       const warnings = ready ? await storeWarnings(deps.store) : [];
-      for (const p of deps.avatarProblems?.() ?? []) warnings.push(`avatar file ${p.file} skipped: ${p.reason}`);
+      for (const p of deps.avatarProblems?.() ?? [])
+        warnings.push(`avatar file ${p.file} skipped: ${p.reason}`);
       reply.code(ready ? 200 : 503);
       return {
         status: ready ? 'ready' : 'unavailable',

@@ -211,7 +211,11 @@ export class IngressServer {
     }
     const known = await avatars.has(appId, avatarId);
     if (known === 'unavailable') {
-      refuse(503, 'upstreamError', 'The service cannot look avatars up right now (shared store unavailable). Retry with backoff.');
+      refuse(
+        503,
+        'upstreamError',
+        'The service cannot look avatars up right now (shared store unavailable). Retry with backoff.',
+      );
       return;
     }
     if (!known) {

@@ -37,7 +37,10 @@ export interface AvatarRecords {
    * Removes one avatar; says whether any avatar (of any app) still uses its file, so the caller
    * knows whether the blob may go. Undefined when there was no such avatar.
    */
-  remove(appId: string, id: string): Promise<{ record: UploadedAvatarRecord; blobInUse: boolean } | undefined>;
+  remove(
+    appId: string,
+    id: string,
+  ): Promise<{ record: UploadedAvatarRecord; blobInUse: boolean } | undefined>;
   /** Whether any avatar of any app uses the file `sha256`. */
   blobInUse(sha256: string): Promise<boolean>;
 }
@@ -119,7 +122,10 @@ export class DirectoryAvatarRecords implements AvatarRecords {
     if ((await this.list(record.appId)).length >= maxPerApp) return false;
     try {
       await mkdir(join(this.dir, fileSafe(record.appId)), { recursive: true, mode: 0o700 });
-      await writeFile(this.#path(record.appId, record.id), JSON.stringify(record), { flag: 'wx', mode: 0o600 });
+      await writeFile(this.#path(record.appId, record.id), JSON.stringify(record), {
+        flag: 'wx',
+        mode: 0o600,
+      });
     } catch (error) {
       throw this.#unavailable(error);
     }

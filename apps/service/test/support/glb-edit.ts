@@ -2,6 +2,7 @@
 
 /** The JSON and BIN chunks of a GLB. */
 export interface GlbParts {
+  // biome-ignore lint/suspicious/noExplicitAny: tests reach into arbitrary glTF JSON to break it
   json: Record<string, any>;
   bin: Buffer;
 }
@@ -10,7 +11,10 @@ export function splitGlb(glb: Buffer): GlbParts {
   const jsonLength = glb.readUInt32LE(12);
   const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
   const binStart = 20 + jsonLength;
-  const bin = binStart + 8 <= glb.length ? glb.subarray(binStart + 8, binStart + 8 + glb.readUInt32LE(binStart)) : Buffer.alloc(0);
+  const bin =
+    binStart + 8 <= glb.length
+      ? glb.subarray(binStart + 8, binStart + 8 + glb.readUInt32LE(binStart))
+      : Buffer.alloc(0);
   return { json, bin: Buffer.from(bin) };
 }
 
@@ -35,7 +39,7 @@ export function packGlb(json: Record<string, unknown> | string, bin: Buffer): Bu
 }
 
 /** The GLB with its JSON changed by `edit` (which may return replacement JSON text). */
-export function editGlb(glb: Buffer, edit: (json: Record<string, any>, bin: Buffer) => void | string): Buffer {
+export function editGlb(glb: Buffer, edit: (json: GlbParts['json'], bin: Buffer) => unknown): Buffer {
   const { json, bin } = splitGlb(glb);
   const replaced = edit(json, bin);
   return packGlb(typeof replaced === 'string' ? replaced : json, bin);
@@ -54,7 +58,12 @@ export function toVrm(glb: Buffer, version: 0 | 1, name = 'Test VRM'): Buffer {
       json.extensions = {
         VRMC_vrm: {
           specVersion: '1.0',
-          meta: { name, version: '1', authors: ['avatar-drive tests'], licenseUrl: 'https://vrm.dev/licenses/1.0/' },
+          meta: {
+            name,
+            version: '1',
+            authors: ['avatar-drive tests'],
+            licenseUrl: 'https://vrm.dev/licenses/1.0/',
+          },
           humanoid: { humanBones: { head: { node: 0 } } },
           expressions: {
             preset: Object.fromEntries(
