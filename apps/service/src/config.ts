@@ -92,10 +92,11 @@ export const USAGE = `avatar-drive-service [options]
                                   may finish before the remaining sessions are closed (default 25)
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
                                   it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
-  --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR: the built-in avatars every app may use: <id>.glb, <id>.vrm
-                                  or <id>/avatar.glb + manifest.json (default: those of @avatar-drive/avatars)
-  --data-dir DIR                  AVATAR_DRIVE_DATA_DIR: uploaded avatars (avatars/) and, without Redis, their
-                                  records (avatar-records/<region>/); the same for every node of a region
+  --avatars-dir LIST              AVATAR_DRIVE_AVATARS_DIR: directories of avatars every app may use (<id>.glb,
+                                  <id>.vrm or <id>/avatar.glb + manifest.json), comma-separated; builtin names those
+                                  of @avatar-drive/avatars (default builtin; e.g. builtin,./my-avatars)
+  --data-dir DIR                  AVATAR_DRIVE_DATA_DIR: uploaded avatar files (avatar-files/) and, without Redis,
+                                  their records (avatar-records/<region>/); the same for every node of a region
                                   (default .avatar-drive/ in the repository)
   --avatar-max-bytes N            AVATAR_DRIVE_AVATAR_MAX_BYTES: largest avatar upload (default 33554432, 32 MiB)
   --avatars-per-app N             AVATAR_DRIVE_AVATARS_PER_APP: most uploaded avatars per app (default 20)
@@ -222,7 +223,12 @@ export async function resolveConfig(
     '--avatars-per-app',
     values['avatars-per-app'] ?? env.AVATAR_DRIVE_AVATARS_PER_APP,
   );
-  const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
+  // A comma-separated list; `builtin` names the built-ins, so `builtin,./my-avatars` serves both.
+  const avatarsDir = (values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? 'builtin')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .map((d) => (d === 'builtin' ? defaultAvatars : resolve(d)));
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const sentinelText = values['redis-sentinels'] ?? env.REDIS_SENTINELS;
   const redisSentinel = sentinelText

@@ -110,10 +110,13 @@ export interface ServiceOptions {
   tokenLedgerDir?: string;
   /** A ready store to use instead (tests). */
   store?: SharedStore;
-  /** The built-in avatars (default in the CLI: those of @avatar-drive/avatars). */
-  avatarsDir?: string;
   /**
-   * Where the service keeps files: uploaded avatars under `avatars/` (content-addressed), and
+   * Directories of the avatars every app may use, in order (default in the CLI: those of
+   * @avatar-drive/avatars).
+   */
+  avatarsDir?: string | readonly string[];
+  /**
+   * Where the service keeps files: uploaded avatar files under `avatar-files/` (content-addressed), and
    * without Redis their records under `avatar-records/<region>/`. Every node of a region must see
    * the same directory (one machine, or a shared volume). Unset: uploads are kept in a temporary
    * directory and in memory (tests).
@@ -205,7 +208,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger.warn({ dir: options.avatarsDir }, 'no built-in avatars: sessions need an uploaded avatar');
   const blobs = new DiskAvatarBlobStore(
     options.dataDir
-      ? join(options.dataDir, 'avatars')
+      ? join(options.dataDir, 'avatar-files')
       : join(tmpdir(), `avatar-drive-avatars-${process.pid}`),
   );
   const directory = new AvatarDirectory(avatars, store.avatars ?? new MemoryAvatarRecords(), blobs);

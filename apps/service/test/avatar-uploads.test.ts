@@ -114,7 +114,7 @@ describe('POST /v1/console/avatars', () => {
     });
     // Stored by content: one file named by its SHA-256.
     const sha = body.avatar.assets[0].sha256 as string;
-    expect(await readdir(join(dataDir, 'avatars', sha.slice(0, 2)))).toEqual([sha]);
+    expect(await readdir(join(dataDir, 'avatar-files', sha.slice(0, 2)))).toEqual([sha]);
     await remove(body.avatar.id);
   });
 
@@ -253,7 +253,7 @@ describe("an app's own avatar", () => {
     expect(file.status).toBe(404);
     await file.arrayBuffer();
     // No other avatar used the file: it is gone from the store too.
-    expect(await readdir(join(dataDir, 'avatars', asset.sha256.slice(0, 2)))).toEqual([]);
+    expect(await readdir(join(dataDir, 'avatar-files', asset.sha256.slice(0, 2)))).toEqual([]);
     const refused = await TestClient.open(service, await mintToken(service), { avatarId: id }).then(
       () => undefined,
       (error: Json) => error,

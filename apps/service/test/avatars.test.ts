@@ -223,3 +223,29 @@ describe('built-in avatars (@avatar-drive/avatars, built by `pnpm build`)', () =
     });
   });
 });
+
+describe('configuration of avatars', () => {
+  it('AVATAR_DRIVE_AVATARS_DIR lists directories (builtin = the built-ins); uploads are bounded by env', async () => {
+    const { resolveConfig } = await import('../src/config.js');
+    const { builtInAvatarsDir } = await import('@avatar-drive/avatars/node');
+    const env = {
+      AVATAR_DRIVE_APPS: JSON.stringify([{ appId: 'a1', apiKeyHashes: [`sha256:${'0'.repeat(64)}`] }]),
+      AVATAR_DRIVE_SIGNING_KEY: 'x'.repeat(43),
+      AVATAR_DRIVE_AVATARS_DIR: 'builtin, /srv/my-avatars',
+      AVATAR_DRIVE_DATA_DIR: '/srv/avatar-drive-data',
+      AVATAR_DRIVE_AVATAR_MAX_BYTES: '1048576',
+      AVATAR_DRIVE_AVATARS_PER_APP: '3',
+    };
+    const resolved = await resolveConfig([], env);
+    if ('help' in resolved) throw new Error('unexpected help');
+    expect(resolved.options.avatarsDir).toEqual([builtInAvatarsDir(), '/srv/my-avatars']);
+    expect(resolved.options.dataDir).toBe('/srv/avatar-drive-data');
+    expect(resolved.options.avatarUploads).toEqual({ maxBytes: 1048576, maxPerApp: 3 });
+    const byDefault = await resolveConfig(['--avatars-dir', '/srv/only-mine'], {
+      ...env,
+      AVATAR_DRIVE_AVATARS_DIR: '',
+    });
+    if ('help' in byDefault) throw new Error('unexpected help');
+    expect(byDefault.options.avatarsDir).toEqual(['/srv/only-mine']);
+  });
+});

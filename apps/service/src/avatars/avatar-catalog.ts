@@ -65,60 +65,14 @@ export class AvatarCatalog {
     return new AvatarCatalog(new Map(), []);
   }
 
-  /** Reads every avatar in `dir`. A missing directory is a problem, not an exception. */
-  static async load(dir: string): Promise<AvatarCatalog> {
+  /**
+   * Reads every avatar in `dirs` (one directory or several, in order: an id an earlier directory
+   * took is a reported problem). A missing directory is a problem, not an exception.
+   */
+  static async load(dirs: string | readonly string[]): Promise<AvatarCatalog> {
     const avatars = new Map<string, Avatar>();
     const problems: AvatarProblem[] = [];
-    const skip = (file: string, reason: string) => problems.push({ path: join(dir, file), file, reason });
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      problems.push({
-        path: dir,
-        file: '.',
-        reason: `cannot read the avatars directory: ${(error as Error).message}`,
-      });
-      return new AvatarCatalog(avatars, problems);
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      let id: string;
-      let file: string;
-      let manifestFile: string | undefined;
-      const single = /^(.+)\.(glb|vrm)$/.exec(entry.name);
-      if (entry.isFile() && single) {
-        id = single[1]!;
-        file = entry.name;
-      } else if (entry.isFile() && entry.name.endsWith('.gltf')) {
-        skip(entry.name, 'a .gltf with external files; pack it as .glb');
-        continue;
-      } else if (entry.isDirectory()) {
-        id = entry.name;
-        const found = await modelFileOf(dir, entry.name);
-        if ('problem' in found) {
-          if (found.problem) skip(found.file, found.problem);
-          continue;
-        }
-        file = found.file;
-        manifestFile = found.manifestFile;
-      } else {
-        continue;
-      }
-      if (!ID_PATTERN.test(id)) {
-        skip(file, `"${id}" is not a valid avatar id (letters, digits, . _ -)`);
-        continue;
-      }
-      if (avatars.has(id)) {
-        skip(file, `avatar id "${id}" is already taken by another file`);
-        continue;
-      }
-      try {
-        avatars.set(id, await readAvatar(id, dir, file, manifestFile));
-      } catch (error) {
-        skip(file, (error as Error).message);
-      }
-    }
+    for (const dir of typeof dirs === 'string' ? [dirs] : dirs) await readDir(dir, avatars, problems);
     return new AvatarCatalog(avatars, problems);
   }
 
@@ -132,6 +86,59 @@ export class AvatarCatalog {
 
   list(): Avatar[] {
     return [...this.#avatars.values()];
+  }
+}
+
+async function readDir(dir: string, avatars: Map<string, Avatar>, problems: AvatarProblem[]): Promise<void> {
+  const skip = (file: string, reason: string) => problems.push({ path: join(dir, file), file, reason });
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    problems.push({
+      path: dir,
+      file: '.',
+      reason: `cannot read the avatars directory: ${(error as Error).message}`,
+    });
+    return;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    let id: string;
+    let file: string;
+    let manifestFile: string | undefined;
+    const single = /^(.+)\.(glb|vrm)$/.exec(entry.name);
+    if (entry.isFile() && single) {
+      id = single[1]!;
+      file = entry.name;
+    } else if (entry.isFile() && entry.name.endsWith('.gltf')) {
+      skip(entry.name, 'a .gltf with external files; pack it as .glb');
+      continue;
+    } else if (entry.isDirectory()) {
+      id = entry.name;
+      const found = await modelFileOf(dir, entry.name);
+      if ('problem' in found) {
+        if (found.problem) skip(found.file, found.problem);
+        continue;
+      }
+      file = found.file;
+      manifestFile = found.manifestFile;
+    } else {
+      continue;
+    }
+    if (!ID_PATTERN.test(id)) {
+      skip(file, `"${id}" is not a valid avatar id (letters, digits, . _ -)`);
+      continue;
+    }
+    if (avatars.has(id)) {
+      skip(file, `avatar id "${id}" is already taken by another file`);
+      continue;
+    }
+    try {
+      avatars.set(id, await readAvatar(id, dir, file, manifestFile));
+    } catch (error) {
+      skip(file, (error as Error).message);
+    }
   }
 }
 
