@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { type AvatarCoverage, AvatarError } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { UploadedAvatarRecord } from '../store/avatar-records.js';
+import type { AvatarBlobStore } from './avatar-blobs.js';
 import type { AvatarDirectory } from './avatar-directory.js';
 import { drivableCoverage } from './drivable.js';
 import { precheckGlb } from './glb-precheck.js';
@@ -82,7 +83,7 @@ export class AvatarUploads {
       validation: { validatorVersion: validation.validatorVersion, warnings: validation.warnings },
       createdAt: new Date().toISOString(),
     };
-    await blobs.put(record.sha256, bytes);
+    await storeFile(blobs, record.sha256, bytes);
     if (!(await records.add(record, this.limits.maxPerApp))) {
       if (!(await records.blobInUse(record.sha256))) await blobs.delete(record.sha256);
       throw new AvatarError(
@@ -93,7 +94,7 @@ export class AvatarUploads {
     }
     // A delete of another avatar with the same file may have removed the blob between put and
     // add (it saw no user yet): put it back. Puts of existing blobs are no-ops.
-    await blobs.put(record.sha256, bytes);
+    await storeFile(blobs, record.sha256, bytes);
     this.#logger.info(
       { appId, avatarId: record.id, sha256: record.sha256, size: record.size, format: record.format },
       'avatar uploaded',
@@ -109,6 +110,20 @@ export class AvatarUploads {
     if (!removed.blobInUse) await this.#directory.blobs.delete(removed.record.sha256);
     this.#logger.info({ appId, avatarId: id }, 'avatar deleted');
     return 'removed';
+  }
+}
+
+/** Writes the file; a store that cannot be written is a 503 naming the cause (not the path). */
+async function storeFile(blobs: AvatarBlobStore, sha256: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await blobs.put(sha256, bytes);
+  } catch (error) {
+    const cause = (error as NodeJS.ErrnoException).code ?? 'write failed';
+    throw new AvatarError(
+      'upstreamError',
+      `The avatar store cannot be written (${cause}); the upload was not kept. Retry later; the operator points AVATAR_DRIVE_DATA_DIR at a writable volume.`,
+      { httpStatus: 503, details: { headers: { 'retry-after': '5' } } },
+    );
   }
 }
 
