@@ -93,7 +93,9 @@ describe('/readyz and the persistence of the Redis it uses', () => {
     expect(off.status).toBe('ready');
     // (The test avatars directory has two broken files: their warnings are about avatars.)
     const about = (warnings: string[] | undefined) => (warnings ?? []).filter((w) => w.startsWith('store'));
-    expect(about(off.warnings)).toEqual([expect.stringMatching(/^store persistence off \(save "" appendonly no\)/)]);
+    expect(about(off.warnings)).toEqual([
+      expect.stringMatching(/^store persistence off \(save "" appendonly no\)/),
+    ]);
 
     const admin = new Redis(redis.url);
     // An RDB save rule (writes nothing until it fires; AOF would write files in the cwd).

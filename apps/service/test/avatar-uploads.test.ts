@@ -168,6 +168,30 @@ describe('POST /v1/console/avatars', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes upload, list and delete with their schemas', async () => {
+    const doc = (await (await fetch(`${service.url}/v1/console/openapi.json`)).json()) as Json;
+    const avatars = doc.paths['/v1/console/avatars'];
+    expect(Object.keys(avatars.post.requestBody.content)).toEqual([
+      'model/gltf-binary',
+      'model/vrm',
+      'application/octet-stream',
+    ]);
+    expect(avatars.post.parameters.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(['name', 'x-api-key']),
+    );
+    expect(Object.keys(avatars.post.responses)).toEqual(expect.arrayContaining(['201', '4XX', '5XX']));
+    const created = avatars.post.responses['201'].content['application/json'].schema;
+    expect(created.required).toEqual(['avatar', 'coverage', 'validation']);
+    const listed = avatars.get.responses['200'].content['application/json'].schema;
+    expect(listed.properties.skipped.items.required).toEqual(['file', 'reason']);
+    const one = doc.paths['/v1/console/avatars/{id}'];
+    expect(Object.keys(one.delete.responses)).toEqual(expect.arrayContaining(['204', '4XX']));
+    const manifest = doc.components.schemas[listed.properties.avatars.items.$ref.split('/').pop()];
+    expect(manifest.properties.owner.enum).toEqual(['builtin', 'app']);
+  });
+});
+
 describe("an app's own avatar", () => {
   let id: string;
   let asset: Json;
