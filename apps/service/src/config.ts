@@ -100,6 +100,7 @@ export const USAGE = `avatar-drive-service [options]
                                   (default .avatar-drive/ in the repository)
   --avatar-max-bytes N            AVATAR_DRIVE_AVATAR_MAX_BYTES: largest avatar upload (default 33554432, 32 MiB)
   --avatars-per-app N             AVATAR_DRIVE_AVATARS_PER_APP: most uploaded avatars per app (default 20)
+                                  AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS: longest validation of one upload (15000)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
@@ -223,6 +224,10 @@ export async function resolveConfig(
     '--avatars-per-app',
     values['avatars-per-app'] ?? env.AVATAR_DRIVE_AVATARS_PER_APP,
   );
+  const validationMs = int(
+    'AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS',
+    env.AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS,
+  );
   // A comma-separated list; `builtin` names the built-ins, so `builtin,./my-avatars` serves both.
   const avatarsDir = (values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? 'builtin')
     .split(',')
@@ -295,6 +300,7 @@ export async function resolveConfig(
     avatarUploads: {
       ...(avatarMaxBytes !== undefined && { maxBytes: avatarMaxBytes }),
       ...(avatarsPerApp !== undefined && { maxPerApp: avatarsPerApp }),
+      ...(validationMs !== undefined && { validationTimeoutMs: validationMs }),
     },
     limits,
     engine: {

@@ -82,4 +82,21 @@ describe('an uploaded avatar across the nodes of a region (Redis)', () => {
     );
     expect(refused.status).toBe(404);
   });
+
+  it('while Redis is down, avatar reads and sessions on uploads answer 503 (retry), built-ins still list', async () => {
+    const token = await mintToken(nodeA);
+    await redis.kill();
+    const list = await fetch(`${nodeA.url}/v1/console/avatars?appId=${APP_ID}`);
+    expect(list.status).toBe(503);
+    expect(list.headers.get('retry-after')).toBe('1');
+    expect(((await list.json()) as Json).errors[0].code).toBe('upstreamError');
+    const refused = await TestClient.open(nodeA, token, { avatarId: 'av_uploaded_somewhere' }).then(
+      () => undefined,
+      (error: Json) => error,
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.body.errors[0].code).toBe('upstreamError');
+    const builtIn = await fetch(`${nodeA.url}/v1/console/avatars/test-avatar?appId=${APP_ID}`);
+    expect(builtIn.status).toBe(200);
+  });
 });

@@ -4,7 +4,7 @@
  * assets, sessions), delete, and every refusal of a hostile or broken file — each built from a
  * valid one — while the service keeps serving a session.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -495,6 +495,58 @@ describe('hostile and broken files are refused with a typed error', () => {
     expect(states(client, 'during').length).toBeGreaterThan(0);
     client.close();
     expect(service.child.exitCode).toBeNull();
+  });
+});
+
+describe('when validation or storage cannot finish', () => {
+  let slow: ServiceProcess;
+  let readOnly: ServiceProcess;
+  let notADir: string;
+
+  beforeAll(async () => {
+    // A data "directory" that is a file: nothing can be written under it (root ignores modes).
+    notADir = join(dataDir, 'not-a-directory');
+    await writeFile(notADir, 'x');
+    [slow, readOnly] = await Promise.all([
+      startServiceProcess({
+        avatarsDir,
+        args: ['--data-dir', dataDir],
+        env: { AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS: '1' },
+      }),
+      startServiceProcess({ avatarsDir, args: ['--data-dir', notADir] }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([slow?.stop(), readOnly?.stop()]);
+  });
+
+  const post = async (to: ServiceProcess) => {
+    const r = await fetch(`${to.url}/v1/console/avatars`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
+      body: GOOD,
+    });
+    return { status: r.status, body: (await r.json()) as Json, retryAfter: r.headers.get('retry-after') };
+  };
+
+  it('a validation over its time bound is stopped and refused; the node keeps serving', async () => {
+    const r = await post(slow);
+    expectRefusal(r, 422, 'avatarInvalid', /Validating the file took longer than 0\.001 s/);
+    expect((await fetch(`${slow.url}/healthz`)).status).toBe(200);
+    const list = (await (await fetch(`${slow.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json;
+    expect(list.avatars.map((a: Json) => a.owner)).toEqual(['builtin', 'builtin']);
+  });
+
+  it('an avatar store that cannot be written refuses with 503 and the cause, keeps nothing', async () => {
+    const r = await post(readOnly);
+    expectRefusal(
+      r,
+      503,
+      'upstreamError',
+      /avatar store cannot be written \(ENOTDIR\).*AVATAR_DRIVE_DATA_DIR/,
+    );
+    expect(r.retryAfter).toBe('5');
+    expect(r.body.errors[0].detail).not.toContain(notADir);
   });
 });
 
