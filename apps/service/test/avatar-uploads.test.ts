@@ -213,6 +213,8 @@ describe("an app's own avatar", () => {
       [id, 'app'],
     ]);
     expect(mine.skipped.map((s: Json) => s.file)).toEqual(['broken.glb', 'no-targets.glb']);
+    // Built-ins carry the coverage summary too.
+    expect(mine.avatars[0].coverage).toMatchObject({ format: 'arkit', mouth: 'arkit' });
     const byAppId = (await (await fetch(`${service.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json;
     expect(byAppId.avatars.map((a: Json) => a.id)).toContain(id);
     expect(byAppId.skipped).toBeUndefined();

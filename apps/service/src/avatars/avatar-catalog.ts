@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RIG_ID } from '@avatar-drive/core';
-import { drivableCoverage, morphTargetCounts } from './drivable.js';
+import { drivableCoverage, morphTargetCounts, summariseCoverage } from './drivable.js';
 import { precheckGlb } from './glb-precheck.js';
 
 /** One downloadable file of an avatar. */
@@ -33,6 +33,8 @@ export interface Avatar {
   rig: string;
   format: 'glb' | 'vrm';
   morphTargets: { arkit: number; visemes: number };
+  /** Summary of the coverage report (format, mouth, counts, missing, fallbacks, warnings). */
+  coverage: Record<string, unknown>;
   model: AvatarAsset;
   /** Fields from the avatar's manifest.json other than those above (description, thumbnails…). */
   extra: Record<string, unknown>;
@@ -201,7 +203,7 @@ async function readAvatar(
 ): Promise<Avatar> {
   const bytes = await readFile(join(dir, file));
   const checked = precheckGlb(bytes, { maxBytes: MAX_BUILT_IN_BYTES });
-  drivableCoverage(checked);
+  const coverage = summariseCoverage(drivableCoverage(checked));
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let extra: Record<string, unknown> = {};
   if (manifestFile) {
@@ -232,6 +234,7 @@ async function readAvatar(
     rig: RIG_ID,
     format,
     morphTargets: morphTargetCounts(checked),
+    coverage,
     model: {
       name: `avatar.${format}`,
       contentType: 'model/gltf-binary',

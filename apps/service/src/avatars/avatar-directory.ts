@@ -20,6 +20,8 @@ export interface AvatarView {
   owner: 'builtin' | 'app';
   format: 'glb' | 'vrm';
   morphTargets?: { arkit: number; visemes: number };
+  /** Summary of the coverage report. */
+  coverage: unknown;
   model: {
     name: string;
     contentType: string;
@@ -83,6 +85,7 @@ export class AvatarDirectory {
       rig: RIG_ID,
       owner: 'app',
       format: record.format,
+      coverage: record.coverage,
       model: {
         name: `avatar.${record.format}`,
         contentType: 'model/gltf-binary',
@@ -103,6 +106,7 @@ function builtInView(avatar: Avatar): AvatarView {
     owner: 'builtin',
     format: avatar.format,
     morphTargets: avatar.morphTargets,
+    coverage: avatar.coverage,
     model: {
       name: avatar.model.name,
       contentType: avatar.model.contentType,

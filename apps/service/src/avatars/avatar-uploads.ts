@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { UploadedAvatarRecord } from '../store/avatar-records.js';
 import type { AvatarBlobStore } from './avatar-blobs.js';
 import type { AvatarDirectory } from './avatar-directory.js';
-import { drivableCoverage } from './drivable.js';
+import { drivableCoverage, summariseCoverage } from './drivable.js';
 import { precheckGlb } from './glb-precheck.js';
 import { type ValidationSummary, validateGltf } from './gltf-validation.js';
 
@@ -125,18 +125,6 @@ async function storeFile(blobs: AvatarBlobStore, sha256: string, bytes: Uint8Arr
       { httpStatus: 503, details: { headers: { 'retry-after': '5' } } },
     );
   }
-}
-
-/** What manifests and lists carry of the coverage (the upload response carries all of it). */
-export function summariseCoverage(coverage: AvatarCoverage): Record<string, unknown> {
-  return {
-    format: coverage.format,
-    mouth: coverage.mouth,
-    counts: coverage.counts,
-    missing: coverage.missing,
-    fallbacks: coverage.fallbacks,
-    warnings: coverage.warnings,
-  };
 }
 
 /** The avatar's own name from its VRM metadata, when it has one. */

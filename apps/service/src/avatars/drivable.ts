@@ -29,3 +29,15 @@ export function drivableCoverage(result: PrecheckResult): AvatarCoverage {
   }
   return coverage;
 }
+
+/** What manifests and lists carry of the coverage (the upload response carries all of it). */
+export function summariseCoverage(coverage: AvatarCoverage): Record<string, unknown> {
+  return {
+    format: coverage.format,
+    mouth: coverage.mouth,
+    counts: coverage.counts,
+    missing: coverage.missing,
+    fallbacks: coverage.fallbacks,
+    warnings: coverage.warnings,
+  };
+}

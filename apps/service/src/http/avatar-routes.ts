@@ -80,7 +80,7 @@ const manifestSchema = {
       type: 'object',
       additionalProperties: true,
       description:
-        'Uploads: which drive channels the avatar binds (format, mouth, counts, missing, fallbacks, warnings; the upload response has the full report).',
+        'Which drive channels the avatar binds (format, mouth, counts, missing, fallbacks, warnings; the upload response has the full report).',
     },
     createdAt: { type: 'string', description: 'Uploads: when, ISO 8601.' },
     assets: { type: 'array', items: assetSchema },
@@ -174,7 +174,8 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
       format: avatar.format,
       ...(upload?.vrmVersion !== undefined && { vrmVersion: upload.vrmVersion }),
       ...(avatar.morphTargets && { morphTargets: avatar.morphTargets }),
-      ...(upload && { coverage: upload.coverage, createdAt: upload.createdAt }),
+      coverage: avatar.coverage,
+      ...(upload && { createdAt: upload.createdAt }),
       // The @avatar-drive/avatars manifest shape, with the model's URI made absolute.
       model: { uri: url, format: avatar.format, bytes: avatar.model.size, sha256: avatar.model.sha256 },
       assets: [
