@@ -7,6 +7,7 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AvatarFileProblem } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/credentials/api-keys.js';
 import { makeGlb } from './support/glb.js';
@@ -83,10 +84,12 @@ function expectRefusal(
   status: number,
   code: string,
   text: RegExp,
+  problem?: AvatarFileProblem,
 ): void {
   expect(result.status, JSON.stringify(result.body)).toBe(status);
   expect(result.body.errors[0].code).toBe(code);
   expect(result.body.errors[0].detail).toMatch(text);
+  expect(result.body.errors[0].problem).toBe(problem);
 }
 
 describe('POST /v1/console/avatars', () => {
@@ -297,6 +300,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       413,
       'avatarTooLarge',
       /accepts avatars up to 2097152 bytes/,
+      'tooLarge',
     );
     // Chunked: no Content-Length, so the limit is enforced as the bytes arrive.
     const chunks = [GOOD, big(MAX_BYTES)];
@@ -312,11 +316,23 @@ describe('hostile and broken files are refused with a typed error', () => {
       }),
       duplex: 'half',
     } as RequestInit);
-    expectRefusal({ status: r.status, body: await r.json() }, 413, 'avatarTooLarge', /over 2097152 bytes/);
+    expectRefusal(
+      { status: r.status, body: await r.json() },
+      413,
+      'avatarTooLarge',
+      /over 2097152 bytes/,
+      'tooLarge',
+    );
     // GLB header length over the limit.
     const header = Buffer.from(GOOD);
     header.writeUInt32LE(0xfffffff0, 8);
-    expectRefusal(await upload(header), 413, 'avatarTooLarge', /header declares 4294967280 bytes/);
+    expectRefusal(
+      await upload(header),
+      413,
+      'avatarTooLarge',
+      /header declares 4294967280 bytes/,
+      'tooLarge',
+    );
     // A buffer declaring more than the limit.
     expectRefusal(
       await upload(
@@ -327,12 +343,19 @@ describe('hostile and broken files are refused with a typed error', () => {
       413,
       'avatarTooLarge',
       /buffers\[0\] declares 1099511627776 bytes/,
+      'tooLarge',
     );
   });
 
   it('truncated: the file cut short, a chunk longer than the file, a buffer longer than its chunk', async () => {
     const cut = GOOD.subarray(0, GOOD.length - 100);
-    expectRefusal(await upload(cut), 422, 'avatarInvalid', /declares \d+ bytes but the file has \d+/);
+    expectRefusal(
+      await upload(cut),
+      422,
+      'avatarInvalid',
+      /declares \d+ bytes but the file has \d+/,
+      'truncated',
+    );
     const longChunk = Buffer.from(GOOD);
     const jsonLength = longChunk.readUInt32LE(12);
     longChunk.writeUInt32LE(jsonLength + 1000, 20 + jsonLength); // the BIN chunk's length
@@ -341,6 +364,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /chunk 1 declares \d+ bytes but only \d+ follow/,
+      'truncated',
     );
     expectRefusal(
       await upload(
@@ -351,8 +375,15 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /BIN chunk has/,
+      'outOfRange',
     );
-    expectRefusal(await upload(Buffer.from('definitely not a glb file')), 422, 'avatarInvalid', /not a GLB/);
+    expectRefusal(
+      await upload(Buffer.from('definitely not a glb file')),
+      422,
+      'avatarInvalid',
+      /not a GLB/,
+      'notGlb',
+    );
   });
 
   it('out of range: accessors, buffer views and mesh references past their data', async () => {
@@ -365,6 +396,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /accessors\[1\] reads 1000000 elements/,
+      'outOfRange',
     );
     expectRefusal(
       await upload(
@@ -375,6 +407,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /bufferViews\[0\] covers bytes/,
+      'outOfRange',
     );
     expectRefusal(
       await upload(
@@ -385,6 +418,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /attributes\.POSITION is 99/,
+      'outOfRange',
     );
     // Vertex indices past the vertices: structurally fine, caught by the Khronos validator.
     expectRefusal(
@@ -392,6 +426,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /glTF validator found \d+ error\(s\): ACCESSOR_INDEX_OOB/,
+      'validationFailed',
     );
   });
 
@@ -406,7 +441,7 @@ describe('hostile and broken files are refused with a typed error', () => {
           json.buffers[0].uri = uri;
         }),
       );
-      expectRefusal(r, 422, 'avatarInvalid', text);
+      expectRefusal(r, 422, 'avatarInvalid', text, 'externalUri');
       expect(r.body.errors[0].detail).toMatch(/self-contained/);
     }
     const image = await upload(
@@ -414,7 +449,13 @@ describe('hostile and broken files are refused with a typed error', () => {
         json.images = [{ uri: 'face.png' }];
       }),
     );
-    expectRefusal(image, 422, 'avatarInvalid', /images\[0\] points to an external file "face.png"/);
+    expectRefusal(
+      image,
+      422,
+      'avatarInvalid',
+      /images\[0\] points to an external file "face.png"/,
+      'externalUri',
+    );
   });
 
   it('JSON bombs: deep nesting and huge arrays', async () => {
@@ -422,11 +463,11 @@ describe('hostile and broken files are refused with a typed error', () => {
       const text = JSON.stringify(json);
       return `${text.slice(0, -1)},"extras":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
     });
-    expectRefusal(await upload(deep), 422, 'avatarInvalid', /nests deeper than 64 levels/);
+    expectRefusal(await upload(deep), 422, 'avatarInvalid', /nests deeper than 64 levels/, 'jsonTooComplex');
     const wide = editGlb(GOOD, (json) => {
       json.extras = { values: new Array(300_000).fill(0) };
     });
-    expectRefusal(await upload(wide), 422, 'avatarInvalid', /more than 100000 entries/);
+    expectRefusal(await upload(wide), 422, 'avatarInvalid', /more than 100000 entries/, 'jsonTooComplex');
   });
 
   it('a VRM whose extension is malformed', async () => {
@@ -438,11 +479,18 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /VRM extension is malformed: expression "aa" binds to no mesh node/,
+      'vrmMalformed',
     );
     const noTarget = editGlb(toVrm(GOOD, 0), (json) => {
       json.extensions.VRM.blendShapeMaster.blendShapeGroups[0].binds[0].index = 40;
     });
-    expectRefusal(await upload(noTarget), 422, 'avatarInvalid', /"A" binds to a morph target its mesh lacks/);
+    expectRefusal(
+      await upload(noTarget),
+      422,
+      'avatarInvalid',
+      /"A" binds to a morph target its mesh lacks/,
+      'vrmMalformed',
+    );
     const notObject = editGlb(toVrm(GOOD, 1), (json) => {
       json.extensions.VRMC_vrm = 'yes';
     });
@@ -451,6 +499,7 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /extensions\.VRMC_vrm is missing or not an object/,
+      'vrmMalformed',
     );
   });
 
@@ -463,12 +512,14 @@ describe('hostile and broken files are refused with a typed error', () => {
       422,
       'avatarInvalid',
       /ACCESSOR_MAX_MISMATCH at \/accessors\/0\/max/,
+      'validationFailed',
     );
     expectRefusal(
       await upload(makeGlb([])),
       422,
       'avatarInvalid',
       /Nothing in this avatar can move its mouth/,
+      'notDrivable',
     );
   });
 
@@ -533,7 +584,13 @@ describe('when validation or storage cannot finish', () => {
 
   it('a validation over its time bound is stopped and refused; the node keeps serving', async () => {
     const r = await post(slow);
-    expectRefusal(r, 422, 'avatarInvalid', /Validating the file took longer than 0\.001 s/);
+    expectRefusal(
+      r,
+      422,
+      'avatarInvalid',
+      /Validating the file took longer than 0\.001 s/,
+      'validationTimeout',
+    );
     expect((await fetch(`${slow.url}/healthz`)).status).toBe(200);
     const list = (await (await fetch(`${slow.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json;
     expect(list.avatars.map((a: Json) => a.owner)).toEqual(['builtin', 'builtin']);

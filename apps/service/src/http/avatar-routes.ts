@@ -259,7 +259,7 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
             'URIs, VRM extension), validated with the Khronos glTF validator, stored by its SHA-256 and ' +
             "recorded for this app in the region's shared store. The answer carries the avatar's manifest " +
             'and its full coverage report. Refusals: 413 avatarTooLarge, 422 avatarInvalid ' +
-            '(details in the message; `problem` names the kind), 409 when the app has too many avatars.',
+            '(the detail says what to fix; `problem` in the error names the kind), 409 when the app has too many avatars.',
           tags: ['avatars'],
           security: [{ apiKey: [] }],
           headers: apiKeyHeaders,
