@@ -8,6 +8,10 @@
  * the Khronos validator (which then checks everything else) and to clients.
  */
 import { fileProblem } from './file-problem.js';
+import { count, type GltfJson, index, isObject, list } from './gltf-json.js';
+import { checkVrm } from './vrm-precheck.js';
+
+export type { GltfJson } from './gltf-json.js';
 
 const GLB_MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a; // 'JSON'
@@ -36,9 +40,6 @@ export interface PrecheckResult {
   /** Morph-target names found on the meshes (`extras.targetNames`). */
   targetNames: string[];
 }
-
-/** The parts of glTF JSON the pre-check reads (everything is `unknown` until checked). */
-export type GltfJson = Record<string, unknown>;
 
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_COMPONENTS: Record<string, number> = {
@@ -341,99 +342,6 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
   });
 }
 
-/** Checks the VRM extension when the file has one; returns its major version. */
-function checkVrm(gltf: GltfJson): 0 | 1 | undefined {
-  const extensions = isObject(gltf.extensions) ? gltf.extensions : {};
-  const used = Array.isArray(gltf.extensionsUsed) ? gltf.extensionsUsed : [];
-  const nodes = list(gltf.nodes, 'nodes');
-  const meshes = list(gltf.meshes, 'meshes');
-  const targetsOf = (mesh: number) =>
-    Math.max(
-      0,
-      ...list(meshes[mesh]?.primitives, 'primitives').map((p) =>
-        Array.isArray(p.targets) ? p.targets.length : 0,
-      ),
-    );
-  const malformed = (detail: string) =>
-    fileProblem(
-      'vrmMalformed',
-      `The VRM extension is malformed: ${detail}. Export the avatar again (VRoid Studio, UniVRM or the VRM Blender add-on).`,
-    );
-
-  if ('VRMC_vrm' in extensions || used.includes('VRMC_vrm')) {
-    const vrm = extensions.VRMC_vrm;
-    if (!isObject(vrm)) throw malformed('extensions.VRMC_vrm is missing or not an object');
-    if (typeof vrm.specVersion !== 'string') throw malformed('VRMC_vrm.specVersion is not a string');
-    if (!isObject(vrm.meta) || typeof vrm.meta.name !== 'string')
-      throw malformed('VRMC_vrm.meta.name is missing');
-    if (!isObject(vrm.humanoid) || !isObject(vrm.humanoid.humanBones))
-      throw malformed('VRMC_vrm.humanoid.humanBones is missing');
-    for (const [bone, value] of Object.entries(vrm.humanoid.humanBones)) {
-      if (!isObject(value) || !isIndex(value.node, nodes.length))
-        throw malformed(`humanoid bone "${bone}" names no node of this file`);
-    }
-    if (vrm.expressions !== undefined) {
-      if (!isObject(vrm.expressions)) throw malformed('VRMC_vrm.expressions is not an object');
-      for (const group of ['preset', 'custom'] as const) {
-        const entries = vrm.expressions[group];
-        if (entries === undefined) continue;
-        if (!isObject(entries)) throw malformed(`VRMC_vrm.expressions.${group} is not an object`);
-        for (const [name, expression] of Object.entries(entries)) {
-          if (!isObject(expression)) throw malformed(`expression "${name}" is not an object`);
-          const binds = expression.morphTargetBinds ?? [];
-          if (!Array.isArray(binds)) throw malformed(`expression "${name}".morphTargetBinds is not a list`);
-          for (const bind of binds) {
-            const node =
-              isObject(bind) && isIndex(bind.node, nodes.length) ? nodes[bind.node as number]! : undefined;
-            const mesh = node?.mesh;
-            if (!isObject(bind) || !node || !isIndex(mesh, meshes.length))
-              throw malformed(`expression "${name}" binds to no mesh node`);
-            if (!isIndex(bind.index, targetsOf(mesh as number)))
-              throw malformed(`expression "${name}" binds to a morph target its mesh lacks`);
-            if (typeof bind.weight !== 'number' || !(bind.weight >= 0 && bind.weight <= 1)) {
-              throw malformed(`expression "${name}" has a weight outside 0–1`);
-            }
-          }
-        }
-      }
-    }
-    return 1;
-  }
-  if ('VRM' in extensions || used.includes('VRM')) {
-    const vrm = extensions.VRM;
-    if (!isObject(vrm)) throw malformed('extensions.VRM is missing or not an object');
-    if (!isObject(vrm.meta)) throw malformed('VRM.meta is missing');
-    if (!isObject(vrm.humanoid) || !Array.isArray(vrm.humanoid.humanBones))
-      throw malformed('VRM.humanoid.humanBones is not a list');
-    for (const bone of vrm.humanoid.humanBones) {
-      if (!isObject(bone) || typeof bone.bone !== 'string' || !isIndex(bone.node, nodes.length)) {
-        throw malformed('a humanoid bone names no node of this file');
-      }
-    }
-    if (vrm.blendShapeMaster !== undefined) {
-      const groups = isObject(vrm.blendShapeMaster) ? vrm.blendShapeMaster.blendShapeGroups : undefined;
-      if (!Array.isArray(groups)) throw malformed('VRM.blendShapeMaster.blendShapeGroups is not a list');
-      for (const group of groups) {
-        if (!isObject(group)) throw malformed('a blend shape group is not an object');
-        const name = String(group.name ?? group.presetName ?? '?');
-        const binds = group.binds ?? [];
-        if (!Array.isArray(binds)) throw malformed(`blend shape group "${name}".binds is not a list`);
-        for (const bind of binds) {
-          if (!isObject(bind) || !isIndex(bind.mesh, meshes.length))
-            throw malformed(`blend shape group "${name}" binds to no mesh`);
-          if (!isIndex(bind.index, targetsOf(bind.mesh as number)))
-            throw malformed(`blend shape group "${name}" binds to a morph target its mesh lacks`);
-          if (typeof bind.weight !== 'number' || !(bind.weight >= 0 && bind.weight <= 100)) {
-            throw malformed(`blend shape group "${name}" has a weight outside 0–100`);
-          }
-        }
-      }
-    }
-    return 0;
-  }
-  return undefined;
-}
-
 function targetNamesOf(gltf: GltfJson): string[] {
   const names = new Set<string>();
   const add = (extras: unknown) => {
@@ -445,43 +353,6 @@ function targetNamesOf(gltf: GltfJson): string[] {
     for (const primitive of list(mesh.primitives, 'primitives')) add(primitive.extras);
   }
   return [...names];
-}
-
-function isObject(value: unknown): value is GltfJson {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isIndex(value: unknown, length: number): boolean {
-  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < length;
-}
-
-/** A list of objects (an absent list is empty). */
-function list(value: unknown, where: string): GltfJson[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every(isObject)) {
-    throw fileProblem('jsonInvalid', `${where} is not a list of objects. The file is corrupt; re-export it.`);
-  }
-  return value;
-}
-
-function count(value: unknown, where: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw fileProblem(
-      'outOfRange',
-      `${where} is ${JSON.stringify(value) ?? 'missing'}, not a byte count. The file is corrupt; re-export it.`,
-    );
-  }
-  return value as number;
-}
-
-function index(value: unknown, length: number, where: string): number {
-  if (!isIndex(value, length)) {
-    throw fileProblem(
-      'outOfRange',
-      `${where} is ${JSON.stringify(value) ?? 'missing'}, but only ${length} exist. The file is corrupt; re-export it.`,
-    );
-  }
-  return value as number;
 }
 
 /** Names a URI for a message without echoing an arbitrary (possibly huge) string. */
