@@ -18,6 +18,7 @@ import { ConnectionGuard } from './http/connection-guard.js';
 import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
+import { OverloadGuard, type OverloadOptions } from './ingress/overload-guard.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
@@ -102,6 +103,11 @@ export interface ServiceOptions {
   store?: SharedStore;
   avatarsDir?: string;
   limits?: Partial<ServiceLimits>;
+  /**
+   * When the node counts as overloaded and refuses new sessions (4503, /readyz 503): event-loop
+   * lateness and utilization thresholds ({@link OverloadOptions}; both 0 turns shedding off).
+   */
+  overload?: Partial<OverloadOptions>;
   engine?: EngineOptions;
   /**
    * Egress providers by kind, registered over the default LiveKit provider (a provider of kind
@@ -194,8 +200,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         );
 
   let ingress: IngressServer | undefined;
+  const overload = new OverloadGuard(options.overload, (shedding, reading) =>
+    logger.warn(
+      { lagP99Ms: Math.round(reading.lagP99Ms), busyPercent: Math.round(reading.utilization * 100) },
+      shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
+    ),
+  );
+  metrics.watchOverload(overload);
   const app = await buildHttpApp({
     isDraining: () => ingress?.draining ?? false,
+    overload: () => (overload.shedding ? overload.describe() : undefined),
     logger,
     metrics,
     apps,
@@ -214,6 +228,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const connections = new ConnectionGuard(limits, logger, trustedProxies);
   connections.attach(app.server);
   ingress = new IngressServer({
+    overload,
     connections,
     apps,
     avatars,
@@ -272,6 +287,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async close() {
       if (closed) return;
       closed = true;
+      overload.close();
       await running.close();
       await app.close();
       await engine.close();
