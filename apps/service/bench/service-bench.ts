@@ -359,6 +359,13 @@ interface StepResult {
   rssPerSessionKb: number;
   /** The service's read + write system calls per session per second (/proc/PID/io). */
   syscallsPerSessionSecond: number;
+  /**
+   * The service's CPU (µs) and system calls per animation frame delivered in the hold: the cost of
+   * the work actually done, which a service starved by other work (and so behind) still reports
+   * comparably.
+   */
+  serviceUsPerFrame: number;
+  syscallsPerFrame: number;
   errors: number;
   /** Sessions the service refused with 4503 (overload) while ramping up: not errors, not in the per-session figures. */
   refused: number;
@@ -551,6 +558,8 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
           clientSysPctPerSession: clientPct(client.system),
           rssPerSessionKb: (after.rss - baseline.rss) / open / 1024,
           syscallsPerSessionSecond: (after.syscalls - before.syscalls) / wall / open,
+          serviceUsPerFrame: ((serviceCores * wall) / Math.max(1, stats.lateness.length)) * 1e6,
+          syscallsPerFrame: (after.syscalls - before.syscalls) / Math.max(1, stats.lateness.length),
           errors: stats.errors,
           refused,
           utterancesEnded: stats.utteranceFrames.length,
@@ -584,7 +593,7 @@ function report(r: StepResult): void {
     `${r.mode.padEnd(9)} ${r.client.padEnd(3)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
       `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
       `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
-      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  syscalls ${fmt(r.syscallsPerSessionSecond)}/session/s  errors ${r.errors}  refused ${r.refused}  ` +
+      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  syscalls ${fmt(r.syscallsPerSessionSecond)}/session/s  per frame: service ${fmt(r.serviceUsPerFrame)} µs, ${fmt(r.syscallsPerFrame, 2)} syscalls  errors ${r.errors}  refused ${r.refused}  ` +
       `utterances ended ${r.utterancesEnded} (incomplete ${r.utterancesIncomplete})  ` +
       `pacing lag p99 ${fmt(r.clientLagP99)} ms  engine ${fmt(r.engineMsPerAudioSecond, 2)} ms/audio s  load ${fmt(r.loadStart)}→${fmt(r.loadEnd)}${r.held ? '  HELD' : ''}`,
   );

@@ -5,7 +5,10 @@
  * Load is measured on the thread that runs the sessions, over short windows: the event loop's
  * lateness (`monitorEventLoopDelay`: how late a 10 ms timer fires, p99 per window; a session's
  * frames wait exactly as long) and its utilization (`eventLoopUtilization`: the share of wall time
- * the loop was busy, not idle in epoll). `overWindows` consecutive windows over either threshold
+ * the loop was busy, not idle in epoll). Lateness counts only while the loop is at least
+ * {@link LATE_NEEDS_BUSY} busy: a loop that is late but mostly idle waits for a core the machine's
+ * other work holds, and refusing sessions would not make it punctual (on a shared test machine it
+ * would only refuse at random). `overWindows` consecutive windows over either threshold
  * start shedding (one stall — a GC, a first engine load, the machine's other work — does not);
  * shedding ends after `calmWindows` consecutive windows under {@link RESUME_RATIO} of both
  * (hysteresis: a node at the edge does not flap between refusing and accepting every second).
@@ -34,6 +37,9 @@ export const DEFAULT_OVERLOAD: Readonly<OverloadOptions> = Object.freeze({
   overWindows: 2,
   calmWindows: 4,
 });
+
+/** Share of a window the loop must be busy for its lateness to count as overload. */
+export const LATE_NEEDS_BUSY = 0.5;
 
 /** A window is calm below this share of each threshold (the hysteresis band). */
 export const RESUME_RATIO = 0.75;
@@ -121,7 +127,9 @@ export class OverloadGuard {
       return;
     }
     const { lagMs, busyPercent, overWindows, calmWindows } = this.options;
-    const over = (lagMs > 0 && lagP99Ms > lagMs) || (busyPercent > 0 && utilization * 100 > busyPercent);
+    const over =
+      (lagMs > 0 && lagP99Ms > lagMs && utilization >= LATE_NEEDS_BUSY) ||
+      (busyPercent > 0 && utilization * 100 > busyPercent);
     const calm =
       (lagMs === 0 || lagP99Ms < lagMs * RESUME_RATIO) &&
       (busyPercent === 0 || utilization * 100 < busyPercent * RESUME_RATIO);
