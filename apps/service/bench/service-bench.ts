@@ -280,6 +280,8 @@ interface ProcStats {
   rss: number;
   /** Read- and write-type system calls (`syscr` + `syscw` of /proc/PID/io; all threads). */
   syscalls: number;
+  /** The write-type ones alone (`syscw`: write, writev, send…). */
+  writeSyscalls: number;
 }
 
 /** CPU seconds (user, system) and RSS of processes plus their direct children (cluster processes). */
@@ -294,7 +296,7 @@ async function processStats(roots: number[]): Promise<ProcStats> {
       // exited meanwhile
     }
   }
-  const total: ProcStats = { user: 0, sys: 0, rss: 0, syscalls: 0 };
+  const total: ProcStats = { user: 0, sys: 0, rss: 0, syscalls: 0, writeSyscalls: 0 };
   for (const p of pids) {
     try {
       const stat = (await readFile(`/proc/${p}/stat`, 'utf8')).split(') ')[1]!.split(' ');
@@ -303,7 +305,9 @@ async function processStats(roots: number[]): Promise<ProcStats> {
       total.sys += Number(stat[12]) / 100;
       total.rss += Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
       const io = await readFile(`/proc/${p}/io`, 'utf8').catch(() => '');
-      total.syscalls += Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+      const writes = Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+      total.syscalls += Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + writes;
+      total.writeSyscalls += writes;
     } catch {
       // exited meanwhile
     }
@@ -366,6 +370,8 @@ interface StepResult {
    */
   serviceUsPerFrame: number;
   syscallsPerFrame: number;
+  /** Write-type system calls per frame delivered (each animation message is one frame here). */
+  writesPerFrame: number;
   errors: number;
   /** Sessions the service refused with 4503 (overload) while ramping up: not errors, not in the per-session figures. */
   refused: number;
@@ -560,6 +566,7 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
           syscallsPerSessionSecond: (after.syscalls - before.syscalls) / wall / open,
           serviceUsPerFrame: ((serviceCores * wall) / Math.max(1, stats.lateness.length)) * 1e6,
           syscallsPerFrame: (after.syscalls - before.syscalls) / Math.max(1, stats.lateness.length),
+          writesPerFrame: (after.writeSyscalls - before.writeSyscalls) / Math.max(1, stats.lateness.length),
           errors: stats.errors,
           refused,
           utterancesEnded: stats.utteranceFrames.length,
@@ -593,7 +600,7 @@ function report(r: StepResult): void {
     `${r.mode.padEnd(9)} ${r.client.padEnd(3)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
       `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
       `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
-      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  syscalls ${fmt(r.syscallsPerSessionSecond)}/session/s  per frame: service ${fmt(r.serviceUsPerFrame)} µs, ${fmt(r.syscallsPerFrame, 2)} syscalls  errors ${r.errors}  refused ${r.refused}  ` +
+      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  syscalls ${fmt(r.syscallsPerSessionSecond)}/session/s  per frame: service ${fmt(r.serviceUsPerFrame)} µs, ${fmt(r.syscallsPerFrame, 2)} syscalls (${fmt(r.writesPerFrame, 2)} writes)  errors ${r.errors}  refused ${r.refused}  ` +
       `utterances ended ${r.utterancesEnded} (incomplete ${r.utterancesIncomplete})  ` +
       `pacing lag p99 ${fmt(r.clientLagP99)} ms  engine ${fmt(r.engineMsPerAudioSecond, 2)} ms/audio s  load ${fmt(r.loadStart)}→${fmt(r.loadEnd)}${r.held ? '  HELD' : ''}`,
   );

@@ -2,14 +2,12 @@
  * The writes of one session to its WebSocket: messages through ws, pre-built animation frames
  * straight to the socket, and backpressure — a reader slower than the output stops being read
  * (so the engine produces nothing more for it) until its buffer drains, and is dropped if that
- * takes too long. Writes are held to the end of the event-loop turn ({@link holdForTurn}): one
- * `writev` per socket per turn.
+ * takes too long.
  */
 import type { Socket } from 'node:net';
 import { encodeMessage, type Message } from '@avatar-drive/core';
 import type { WebSocket } from 'ws';
 import type { ServiceLimits } from '../limits.js';
-import { holdForTurn, releaseNow } from './turn-writes.js';
 
 export class WsSender {
   readonly #ws: WebSocket;
@@ -41,7 +39,6 @@ export class WsSender {
 
   sendBytes(bytes: Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
-    holdForTurn(this.#socket);
     this.#ws.send(bytes);
     this.#afterSend();
   }
@@ -54,7 +51,6 @@ export class WsSender {
    */
   sendFrame(frame: Buffer): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
-    holdForTurn(this.#socket);
     this.#socket.write(frame);
     this.#afterSend();
   }
@@ -66,7 +62,6 @@ export class WsSender {
 
   /** Stops the backpressure timer and lets the socket be read again (the session ended). */
   dispose(): void {
-    releaseNow(this.#socket);
     clearInterval(this.#backpressureTimer);
     this.#backpressureTimer = undefined;
     if (this.#socket.isPaused()) this.#socket.resume();
