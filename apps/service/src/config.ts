@@ -92,8 +92,8 @@ export const USAGE = `avatar-drive-service [options]
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
                                   it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
   --overload-lag-ms MS            AVATAR_DRIVE_OVERLOAD_LAG_MS: refuse new sessions (4503, /readyz 503) while the
-                                  event loop's p99 lateness over 0.5 s windows is above this and the loop at
-                                  least half busy (default 50; 0 = off)
+                                  event loop's p99 lateness over 0.5 s windows is above this while the process
+                                  uses at least half a core (default 50; 0 = off)
   --overload-busy-percent P       AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT: … or while the event loop is busier than P %
                                   of the window (default 95; 0 = off). Both 0: never shed load
   --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)

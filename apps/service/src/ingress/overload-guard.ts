@@ -5,10 +5,11 @@
  * Load is measured on the thread that runs the sessions, over short windows: the event loop's
  * lateness (`monitorEventLoopDelay`: how late a 10 ms timer fires, p99 per window; a session's
  * frames wait exactly as long) and its utilization (`eventLoopUtilization`: the share of wall time
- * the loop was busy, not idle in epoll). Lateness counts only while the loop is at least
- * {@link LATE_NEEDS_BUSY} busy: a loop that is late but mostly idle waits for a core the machine's
- * other work holds, and refusing sessions would not make it punctual (on a shared test machine it
- * would only refuse at random). `overWindows` consecutive windows over either threshold
+ * the loop was busy, not idle in epoll). Either counts only while the process itself used at least
+ * `minCpuCores` of CPU in the window (`process.cpuUsage`): a loop that is late or "busy" while the
+ * process gets little CPU waits for cores the machine's other work holds (a preempted callback
+ * counts as busy time), and refusing sessions would not make it punctual — on a shared test
+ * machine it would only refuse at random. `overWindows` consecutive windows over either threshold
  * start shedding (one stall — a GC, a first engine load, the machine's other work — does not);
  * shedding ends after `calmWindows` consecutive windows under {@link RESUME_RATIO} of both
  * (hysteresis: a node at the edge does not flap between refusing and accepting every second).
@@ -24,6 +25,11 @@ export interface OverloadOptions {
   busyPercent: number;
   /** Length of one measuring window (default 500 ms). */
   windowMs: number;
+  /**
+   * CPU (in cores, all threads) the process must have used in a window for it to count as
+   * overloaded by its own work (default 0.5).
+   */
+  minCpuCores: number;
   /** Consecutive windows over a threshold that start shedding (default 2: a single stall does not). */
   overWindows: number;
   /** Consecutive calm windows (under {@link RESUME_RATIO} of both thresholds) before new sessions are taken again (default 4). */
@@ -34,12 +40,10 @@ export const DEFAULT_OVERLOAD: Readonly<OverloadOptions> = Object.freeze({
   lagMs: 50,
   busyPercent: 95,
   windowMs: 500,
+  minCpuCores: 0.5,
   overWindows: 2,
   calmWindows: 4,
 });
-
-/** Share of a window the loop must be busy for its lateness to count as overload. */
-export const LATE_NEEDS_BUSY = 0.5;
 
 /** A window is calm below this share of each threshold (the hysteresis band). */
 export const RESUME_RATIO = 0.75;
@@ -50,6 +54,8 @@ export interface LoadReading {
   lagP99Ms: number;
   /** Event-loop utilization, 0 … 1. */
   utilization: number;
+  /** CPU the process used, in cores (user + system, all threads). */
+  cpuCores: number;
 }
 
 /** Watches the event loop and says whether new sessions should be refused. */
@@ -59,12 +65,15 @@ export class OverloadGuard {
   readonly #timer: NodeJS.Timeout | undefined;
   readonly #onChange: (shedding: boolean, reading: LoadReading) => void;
   #elu: EventLoopUtilization;
+  #cpu = process.cpuUsage();
+  #at = performance.now();
+  #windows = 0;
   #shedding = false;
   #calm = 0;
   #over = 0;
   /** The first window also holds the start-up's long turns (module loading, listen): not load. */
   #warm = false;
-  #last: LoadReading = { lagP99Ms: 0, utilization: 0 };
+  #last: LoadReading = { lagP99Ms: 0, utilization: 0, cpuCores: 0 };
 
   /**
    * @param onChange called when shedding starts or stops (logs, metrics).
@@ -96,6 +105,11 @@ export class OverloadGuard {
     return this.#shedding;
   }
 
+  /** Windows measured so far. */
+  get windows(): number {
+    return this.#windows;
+  }
+
   /** The last window's measurements. */
   get reading(): LoadReading {
     return this.#last;
@@ -103,8 +117,8 @@ export class OverloadGuard {
 
   /** Why the node sheds, for /readyz and the refusal's log line. */
   describe(): string {
-    const { lagP99Ms, utilization } = this.#last;
-    return `event loop p99 lateness ${lagP99Ms.toFixed(1)} ms (threshold ${this.options.lagMs || 'off'}), busy ${(utilization * 100).toFixed(0)} % (threshold ${this.options.busyPercent || 'off'})`;
+    const { lagP99Ms, utilization, cpuCores } = this.#last;
+    return `event loop p99 lateness ${lagP99Ms.toFixed(1)} ms (threshold ${this.options.lagMs || 'off'}), busy ${(utilization * 100).toFixed(0)} % (threshold ${this.options.busyPercent || 'off'}), CPU ${cpuCores.toFixed(2)} cores`;
   }
 
   close(): void {
@@ -121,18 +135,26 @@ export class OverloadGuard {
     const now = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(now, this.#elu).utilization;
     this.#elu = now;
-    this.#last = { lagP99Ms, utilization };
+    const at = performance.now();
+    const cpu = process.cpuUsage(this.#cpu);
+    const cpuCores = (cpu.user + cpu.system) / 1000 / Math.max(1, at - this.#at);
+    this.#cpu = process.cpuUsage();
+    this.#at = at;
+    this.#windows++;
+    this.#last = { lagP99Ms, utilization, cpuCores };
     if (!this.#warm) {
       this.#warm = true;
       return;
     }
-    const { lagMs, busyPercent, overWindows, calmWindows } = this.options;
+    const { lagMs, busyPercent, minCpuCores, overWindows, calmWindows } = this.options;
     const over =
-      (lagMs > 0 && lagP99Ms > lagMs && utilization >= LATE_NEEDS_BUSY) ||
-      (busyPercent > 0 && utilization * 100 > busyPercent);
+      cpuCores >= minCpuCores &&
+      ((lagMs > 0 && lagP99Ms > lagMs) || (busyPercent > 0 && utilization * 100 > busyPercent));
+    // A window where the process got little CPU is calm too: whatever makes it late is not its sessions.
     const calm =
-      (lagMs === 0 || lagP99Ms < lagMs * RESUME_RATIO) &&
-      (busyPercent === 0 || utilization * 100 < busyPercent * RESUME_RATIO);
+      cpuCores < minCpuCores * RESUME_RATIO ||
+      ((lagMs === 0 || lagP99Ms < lagMs * RESUME_RATIO) &&
+        (busyPercent === 0 || utilization * 100 < busyPercent * RESUME_RATIO));
     if (over) {
       this.#calm = 0;
       this.#over++;
