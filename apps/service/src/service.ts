@@ -202,7 +202,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let ingress: IngressServer | undefined;
   const overload = new OverloadGuard(options.overload, (shedding, reading) =>
     logger.warn(
-      { lagP99Ms: Math.round(reading.lagP99Ms), busyPercent: Math.round(reading.utilization * 100) },
+      {
+        lagP99Ms: Math.round(reading.lagP99Ms),
+        busyPercent: Math.round(reading.utilization * 100),
+        cpuCores: Math.round(reading.cpuCores * 100) / 100,
+      },
       shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
     ),
   );
