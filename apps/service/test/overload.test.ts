@@ -60,8 +60,7 @@ async function openAccepted(service: RunningService, token: string, attempts = 1
     );
     if (first.data.case === 'serverConfirmSession') return client;
     const refusedForLoad = first.data.case === 'serverError' && first.data.value.code === 4503;
-    if (!refusedForLoad || attempt === attempts)
-      throw new Error(`not accepted: ${client.describe()}`);
+    if (!refusedForLoad || attempt === attempts) throw new Error(`not accepted: ${client.describe()}`);
     await until('a ready node', async () => (await readyStatus(service)).status === 200);
   }
 }
