@@ -4,15 +4,26 @@
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
 
-import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
 import { logger, requireConfig } from '@avatar-drive/client-core';
-import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
+import {
+  type AvatarCoverage,
+  AvatarError,
+  type DriveChannel,
+  type DriveFrame,
+  isDriveChannel,
+  planAvatarDrive,
+} from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
+import { DriveBinding } from './rig/drive-binding.js';
+import { gltfKind, readGlbJson } from './rig/glb-json.js';
+import { gltfRig } from './rig/gltf-rig.js';
+import type { LoadedRig } from './rig/loaded-rig.js';
+import { loadVrmRig } from './rig/vrm-rig.js';
 
 /** Options of {@link AvatarView}. */
 export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMixerOptions {
@@ -30,21 +41,6 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
 export type FrameSource = () => DriveFrame | undefined;
-
-interface BoundTarget {
-  mesh: THREE.Mesh;
-  index: number;
-  channel: RigChannel;
-  name: string;
-}
-
-interface PoseBone {
-  bone: THREE.Object3D;
-  rest: THREE.Quaternion;
-}
-
-const tmpAxis = new THREE.Vector3();
-const tmpQuat = new THREE.Quaternion();
 
 /** A three.js view of one avatar, with its {@link AvatarController}. */
 export class AvatarView {
@@ -69,8 +65,10 @@ export class AvatarView {
   readonly #onWindowResize = () => this.#resize();
   #pivot = new THREE.Group();
   #pivotRest = new THREE.Vector3();
-  #targets: BoundTarget[] = [];
-  #bones: { head?: PoseBone; neck?: PoseBone; jaw?: PoseBone; eyeL?: PoseBone; eyeR?: PoseBone } = {};
+  #rig: LoadedRig | undefined;
+  #binding: DriveBinding | undefined;
+  #coverage: AvatarCoverage | undefined;
+  #lastTimestamp: number | undefined;
   #envTexture: THREE.Texture | undefined;
   #raf: number | undefined;
   #source: FrameSource | undefined;
@@ -167,20 +165,36 @@ export class AvatarView {
   }
 
   /**
-   * The influence currently applied to morph targets following rig channel `name` (an ARKit
-   * name such as `jawOpen`, or a viseme such as `aa`); the largest over bound targets, or
-   * `undefined` when no target follows it.
+   * The weight currently applied to the targets (morph targets, or VRM expressions) that follow
+   * drive channel `name` — an ARKit name such as `jawOpen`, or a viseme as `aa` or `viseme_aa`;
+   * the largest over those targets, or `undefined` when none follows it (see
+   * {@link avatarCoverage} for why).
    */
   getMorphInfluence(name: string): number | undefined {
-    const wanted = resolveMorphTarget(name) ?? resolveMorphTarget(`viseme_${name}`);
-    if (!wanted) return undefined;
-    let best: number | undefined;
-    for (const t of this.#targets) {
-      if (t.channel.kind !== wanted.kind || t.channel.indices.join() !== wanted.indices.join()) continue;
-      const value = t.mesh.morphTargetInfluences?.[t.index] ?? 0;
-      best = best === undefined ? value : Math.max(best, value);
-    }
-    return best;
+    const channel: DriveChannel | undefined = isDriveChannel(name)
+      ? name
+      : isDriveChannel(`viseme_${name}`)
+        ? (`viseme_${name}` as DriveChannel)
+        : undefined;
+    return channel ? this.#binding?.influence(channel) : undefined;
+  }
+
+  /**
+   * The current weight of a VRM expression (`aa`, `blink`, …) as three-vrm applies it, or
+   * `undefined` for a plain glTF avatar or an expression it does not have.
+   */
+  getExpressionWeight(name: string): number | undefined {
+    return this.#rig?.getExpression?.(name);
+  }
+
+  /**
+   * What bound on this avatar, once {@link ready} resolved: its format, which drive channels
+   * reach which morph targets, VRM expressions and bones, which fall back to others and which
+   * are missing. The same report the service returns for an upload, computed here from what
+   * actually loaded. Logged once (at `info`; at `warning` when the mouth cannot move).
+   */
+  get avatarCoverage(): AvatarCoverage | undefined {
+    return this.#coverage;
   }
 
   /** The frame applied at the last render (speech and idle mixed). */
@@ -203,6 +217,9 @@ export class AvatarView {
       const materials = mesh.material ? (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) : [];
       for (const material of materials) {
         for (const value of Object.values(material)) if (value instanceof THREE.Texture) value.dispose();
+        // Shader materials (VRM's MToon) keep their textures in uniforms.
+        const uniforms = (material as THREE.ShaderMaterial).uniforms ?? {};
+        for (const u of Object.values(uniforms)) if (u?.value instanceof THREE.Texture) u.value.dispose();
         material.dispose();
       }
     });
@@ -211,7 +228,7 @@ export class AvatarView {
     this.#renderer.dispose();
     this.#renderer.forceContextLoss();
     this.canvas.remove();
-    this.#targets = [];
+    this.#binding = undefined;
   }
 
   #addLights(environment: boolean): void {
@@ -235,16 +252,27 @@ export class AvatarView {
   }
 
   async #loadModel(): Promise<void> {
-    let gltf: Awaited<ReturnType<GLTFLoader['parseAsync']>>;
+    let rig: LoadedRig;
+    const bytes = this.avatar.model;
+    const kind = gltfKind(readGlbJson(bytes));
     try {
-      gltf = await new GLTFLoader().parseAsync(this.avatar.model, '');
+      const loader = new GLTFLoader();
+      rig =
+        kind === 'gltf'
+          ? gltfRig(await loader.parseAsync(bytes, ''), {
+              headNode: this.avatar.manifest.headNode,
+              eyeNodes: this.avatar.manifest.eyeNodes,
+            })
+          : await loadVrmRig(loader, bytes);
     } catch (cause) {
       const error =
         cause instanceof AvatarError
           ? cause
           : new AvatarError(
               'assetDownloadFailed',
-              `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`,
+              kind === 'gltf'
+                ? `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`
+                : `Avatar ${this.avatar.id}'s model is not a valid ${kind === 'vrm1' ? 'VRM 1.0' : 'VRM 0.x'} file.`,
               {
                 cause,
                 phase: 'load',
@@ -254,19 +282,16 @@ export class AvatarView {
       throw error;
     }
     if (this.#disposed) return;
-    const model = gltf.scene;
-    this.#bind(model);
+    this.#rig = rig;
+    const model = rig.scene;
+    this.#bind(rig);
     // Pivot near the neck so head motion without a head bone turns the bust naturally.
+    model.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(model);
     const size = box.getSize(new THREE.Vector3());
-    const headBone = this.#bones.head?.bone;
-    const pivot = headBone
-      ? new THREE.Vector3(0, 0, 0)
-      : new THREE.Vector3(
-          (box.min.x + box.max.x) / 2,
-          box.min.y + size.y * 0.55,
-          (box.min.z + box.max.z) / 2,
-        );
+    const pivot = this.#binding?.turnsRoot
+      ? new THREE.Vector3((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.55, (box.min.z + box.max.z) / 2)
+      : new THREE.Vector3(0, 0, 0);
     model.position.sub(pivot);
     this.#pivot.position.copy(pivot);
     this.#pivotRest.copy(pivot);
@@ -275,75 +300,22 @@ export class AvatarView {
     this.#raf = requestAnimationFrame((t) => this.#render(t));
   }
 
-  #bind(model: THREE.Object3D): void {
-    let hasArkitMouth = false;
-    const all: BoundTarget[] = [];
-    const missing = new Set<string>();
-    let firstBound = true;
-    let meshes = 0;
-    model.traverse((object) => {
-      const mesh = object as THREE.Mesh;
-      if (mesh.isMesh && mesh.morphTargetDictionary && mesh.morphTargetInfluences) {
-        meshes += 1;
-        const mapping = mapMorphTargets(mesh.morphTargetDictionary);
-        for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
-          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen))
-            hasArkitMouth = true;
-        }
-        if (mapping.bindings.length > 0) {
-          // Missing = covered by no mesh.
-          if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
-          else
-            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
-          firstBound = false;
-        }
-      }
-      const name = object.name.toLowerCase();
-      const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });
-      if ((object as THREE.Bone).isBone || object.type === 'Object3D') {
-        if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name))
-          this.#bones.head = pose();
-        else if (!this.#bones.neck && /neck/.test(name)) this.#bones.neck = pose();
-        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone)
-          this.#bones.jaw = pose();
-        else if (
-          !this.#bones.eyeL &&
-          /(left.?eye|eye.?(l|left))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeL = pose();
-        else if (
-          !this.#bones.eyeR &&
-          /(right.?eye|eye.?(r|right))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeR = pose();
-      }
-    });
-    // The manifest may name the head and eye nodes (glTF nodes need not be bones).
-    const named = (name: unknown): PoseBone | undefined => {
-      const node = typeof name === 'string' ? model.getObjectByName(name) : undefined;
-      return node ? { bone: node, rest: node.quaternion.clone() } : undefined;
-    };
-    const { headNode, eyeNodes } = this.avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
-    this.#bones.head = named(headNode) ?? this.#bones.head;
-    if (Array.isArray(eyeNodes)) {
-      this.#bones.eyeL = named(eyeNodes[0]) ?? this.#bones.eyeL;
-      this.#bones.eyeR = named(eyeNodes[1]) ?? this.#bones.eyeR;
-    }
-    // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.
-    this.#targets = hasArkitMouth ? all.filter((t) => t.channel.kind === 'arkit') : all;
-    const hasVisemes = this.#targets.some((t) => t.channel.kind === 'viseme');
-    if (meshes === 0 || this.#targets.length === 0) {
+  #bind(rig: LoadedRig): void {
+    const coverage = planAvatarDrive(rig.sources);
+    this.#coverage = coverage;
+    this.#binding = new DriveBinding(rig, coverage);
+    const { visemes, arkit } = coverage.counts;
+    const summary =
+      `Avatar ${this.avatar.id} (${coverage.format}): mouth via ${coverage.mouth}, ` +
+      `${visemes.bound}/${visemes.total} visemes and ${arkit.bound}/${arkit.total} ARKit shapes bound, ` +
+      `${coverage.fallbacks.length} channels by fallback, ${coverage.missing.length} missing` +
+      (coverage.missing.length > 0 ? ` (${coverage.missing.join(', ')})` : '') +
+      '.';
+    if (coverage.mouth === 'none') {
       logger.warn(
-        `Avatar ${this.avatar.id} has no morph targets with ARKit or Oculus viseme names; it will not move its face.`,
+        `Avatar ${this.avatar.id} has no morph targets or expressions with ARKit, Oculus viseme or VRM vowel names; it will not move its mouth. ${summary}`,
       );
-    } else if (missing.size > 0 && !hasVisemes) {
-      logger.warn(
-        `Avatar ${this.avatar.id} lacks ${missing.size} of the 52 ARKit morph targets; those channels are skipped: ${[...missing].join(', ')}.`,
-      );
-    }
+    } else logger.info(summary);
   }
 
   #frame(box: THREE.Box3, size: THREE.Vector3): void {
@@ -354,7 +326,7 @@ export class AvatarView {
       this.#camera.lookAt(new THREE.Vector3(...framing.target));
       this.#camera.userData.target = framing.target;
     } else {
-      const head = this.#bones.head?.bone;
+      const head = this.#rig?.bones.head?.bone;
       const center = new THREE.Vector3();
       let height: number;
       if (head) {
@@ -393,7 +365,7 @@ export class AvatarView {
     const speech = this.#source ? this.#source() : this.controller.frameForRender();
     if (this.#source) this.controller.frameForRender(); // keep the controller's playback moving
     const frame = this.#mixer.update(timestamp / 1000, speech);
-    this.#apply(frame);
+    this.#apply(frame, timestamp);
     this.#lastFrame = frame;
     this.#renderer.render(this.#scene, this.#camera);
     if (!this.#firstRendered) {
@@ -406,46 +378,23 @@ export class AvatarView {
     }
   }
 
-  #apply(frame: DriveFrame): void {
-    for (const t of this.#targets) {
-      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
-    }
-    const { head, neck, jaw, eyeL, eyeR } = this.#bones;
-    if (head) {
-      setPose(head, frame.rotation, 0);
-      if (neck) setPose(neck, frame.neckPose, 0);
-    } else {
-      // No skeleton: turn the whole bust (head and neck rotation combined).
-      tmpQuat.identity();
-      this.#pivot.quaternion.copy(axisAngle(frame.rotation, 0, 1));
-      this.#pivot.quaternion.multiply(axisAngle(frame.neckPose, 0, 1));
-    }
+  #apply(frame: DriveFrame, timestamp: number): void {
+    const delta =
+      this.#lastTimestamp === undefined
+        ? 0
+        : Math.min(0.1, Math.max(0, (timestamp - this.#lastTimestamp) / 1000));
+    this.#lastTimestamp = timestamp;
+    this.#binding?.apply(frame, this.#pivot);
     this.#pivot.position.set(
       this.#pivotRest.x + frame.translation[0]!,
       this.#pivotRest.y + frame.translation[1]!,
       this.#pivotRest.z + frame.translation[2]!,
     );
-    if (jaw) setPose(jaw, frame.jawPose, 0);
-    if (eyeL) setPose(eyeL, frame.eyePose, 0);
-    if (eyeR) setPose(eyeR, frame.eyePose, 3);
+    this.#rig?.update(delta);
   }
 }
 
 let viewCount = 0;
-
-function setPose(pose: PoseBone, values: Float32Array, offset: number): void {
-  pose.bone.quaternion.copy(pose.rest).multiply(axisAngle(values, offset, 1));
-}
-
-function axisAngle(values: Float32Array, offset: number, scale: number): THREE.Quaternion {
-  const x = values[offset] ?? 0;
-  const y = values[offset + 1] ?? 0;
-  const z = values[offset + 2] ?? 0;
-  const angle = Math.hypot(x, y, z);
-  if (angle < 1e-9) return new THREE.Quaternion();
-  tmpAxis.set(x / angle, y / angle, z / angle);
-  return new THREE.Quaternion().setFromAxisAngle(tmpAxis, angle * scale);
-}
 
 function isVec3(v: unknown): v is [number, number, number] {
   return Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
