@@ -4,26 +4,18 @@
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
 
-import { logger, requireConfig } from '@avatar-drive/client-core';
 import {
-  type AvatarCoverage,
-  AvatarError,
-  type DriveChannel,
-  type DriveFrame,
-  isDriveChannel,
-  planAvatarDrive,
-} from '@avatar-drive/core';
+  AnimationMixer,
+  type AnimationMixerOptions,
+  logger,
+  mixerSeed,
+  requireConfig,
+} from '@avatar-drive/client-core';
+import { AvatarScene } from '@avatar-drive/client-core/three';
+import { type AvatarCoverage, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
-import { DriveBinding } from './rig/drive-binding.js';
-import { gltfKind, readGlbJson } from './rig/glb-json.js';
-import { gltfRig } from './rig/gltf-rig.js';
-import type { LoadedRig } from './rig/loaded-rig.js';
-import { loadVrmRig } from './rig/vrm-rig.js';
 
 /** Options of {@link AvatarView}. */
 export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMixerOptions {
@@ -57,19 +49,11 @@ export class AvatarView {
 
   readonly #container: HTMLElement;
   readonly #renderer: THREE.WebGLRenderer;
-  readonly #scene = new THREE.Scene();
-  readonly #camera = new THREE.PerspectiveCamera(25, 1, 0.01, 100);
+  readonly #stage: AvatarScene;
   readonly #mixer: AnimationMixer;
   readonly #maxPixelRatio: number;
   readonly #resizeObserver: ResizeObserver | undefined;
   readonly #onWindowResize = () => this.#resize();
-  #pivot = new THREE.Group();
-  #pivotRest = new THREE.Vector3();
-  #rig: LoadedRig | undefined;
-  #binding: DriveBinding | undefined;
-  #coverage: AvatarCoverage | undefined;
-  #lastTimestamp: number | undefined;
-  #envTexture: THREE.Texture | undefined;
   #raf: number | undefined;
   #source: FrameSource | undefined;
   #firstRendered = false;
@@ -94,7 +78,7 @@ export class AvatarView {
     this.#maxPixelRatio = options.maxPixelRatio ?? 2;
     this.#mixer = new AnimationMixer({
       ...options,
-      seed: options.seed ?? hashString(avatar.id) + viewCount++,
+      seed: options.seed ?? mixerSeed(avatar.id),
     });
     try {
       this.#renderer = new THREE.WebGLRenderer({
@@ -122,8 +106,9 @@ export class AvatarView {
     this.canvas.style.width = '100%';
     this.canvas.style.height = '100%';
     container.appendChild(this.canvas);
-    this.#addLights(options.environmentLighting ?? true);
-    this.#scene.add(this.#pivot);
+    this.#stage = new AvatarScene(avatar, this.#renderer, {
+      environmentLighting: options.environmentLighting ?? true,
+    });
 
     this.controller = new AvatarController(
       { avatarId: avatar.id, cutSpeech: () => this.#mixer.cut() },
@@ -171,30 +156,31 @@ export class AvatarView {
    * {@link avatarCoverage} for why).
    */
   getMorphInfluence(name: string): number | undefined {
-    const channel: DriveChannel | undefined = isDriveChannel(name)
-      ? name
-      : isDriveChannel(`viseme_${name}`)
-        ? (`viseme_${name}` as DriveChannel)
-        : undefined;
-    return channel ? this.#binding?.influence(channel) : undefined;
+    return this.#stage.getMorphInfluence(name);
   }
 
   /**
-   * The current weight of a VRM expression (`aa`, `blink`, …) as three-vrm applies it, or
+   * The current weight of a VRM expression (`aa`, `blink`, …) as three-vrm applied it, or
    * `undefined` for a plain glTF avatar or an expression it does not have.
    */
   getExpressionWeight(name: string): number | undefined {
-    return this.#rig?.getExpression?.(name);
+    return this.#stage.getExpressionWeight(name);
   }
 
   /**
-   * What bound on this avatar, once {@link ready} resolved: its format, which drive channels
-   * reach which morph targets, VRM expressions and bones, which fall back to others and which
-   * are missing. The same report the service returns for an upload, computed here from what
-   * actually loaded. Logged once (at `info`; at `warning` when the mouth cannot move).
+   * What bound on this avatar, once {@link ready} resolved: its format (`vrm1`, `vrm0`,
+   * `arkit+oculus-visemes`, `arkit`, …), which drive channels reach which morph targets, VRM
+   * expressions and bones, which fall back to others and which are missing. The same report the
+   * service returns for an upload, computed here from what actually loaded; logged once (at
+   * `info`, or `warning` when the mouth cannot move).
    */
   get avatarCoverage(): AvatarCoverage | undefined {
-    return this.#coverage;
+    return this.#stage.coverage;
+  }
+
+  /** The loaded model's root object, once {@link ready} resolved (to read or attach things). */
+  get model(): THREE.Object3D | undefined {
+    return this.#stage.model;
   }
 
   /** The frame applied at the last render (speech and idle mixed). */
@@ -211,142 +197,16 @@ export class AvatarView {
     this.#resizeObserver?.disconnect();
     window.removeEventListener('resize', this.#onWindowResize);
     this.controller.dispose();
-    this.#scene.traverse((object) => {
-      const mesh = object as THREE.Mesh;
-      mesh.geometry?.dispose();
-      const materials = mesh.material ? (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) : [];
-      for (const material of materials) {
-        for (const value of Object.values(material)) if (value instanceof THREE.Texture) value.dispose();
-        // Shader materials (VRM's MToon) keep their textures in uniforms.
-        const uniforms = (material as THREE.ShaderMaterial).uniforms ?? {};
-        for (const u of Object.values(uniforms)) if (u?.value instanceof THREE.Texture) u.value.dispose();
-        material.dispose();
-      }
-    });
-    this.#envTexture?.dispose();
-    this.#scene.clear();
+    this.#stage.dispose();
     this.#renderer.dispose();
     this.#renderer.forceContextLoss();
     this.canvas.remove();
-    this.#binding = undefined;
-  }
-
-  #addLights(environment: boolean): void {
-    if (environment) {
-      const pmrem = new THREE.PMREMGenerator(this.#renderer);
-      const room = new RoomEnvironment();
-      this.#envTexture = pmrem.fromScene(room, 0.04).texture;
-      this.#scene.environment = this.#envTexture;
-      this.#scene.environmentIntensity = 0.55;
-      room.dispose();
-      pmrem.dispose();
-    }
-    this.#scene.add(new THREE.HemisphereLight(0xfff4e8, 0x3a4250, 0.9));
-    const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
-    key.position.set(-1.2, 1.6, 2.2);
-    const fill = new THREE.DirectionalLight(0xdfe8ff, 0.7);
-    fill.position.set(1.5, 0.4, 1.5);
-    const rim = new THREE.DirectionalLight(0xffffff, 1.0);
-    rim.position.set(0.3, 1.5, -2.5);
-    this.#scene.add(key, fill, rim);
   }
 
   async #loadModel(): Promise<void> {
-    let rig: LoadedRig;
-    const bytes = this.avatar.model;
-    const kind = gltfKind(readGlbJson(bytes));
-    try {
-      const loader = new GLTFLoader();
-      rig =
-        kind === 'gltf'
-          ? gltfRig(await loader.parseAsync(bytes, ''), {
-              headNode: this.avatar.manifest.headNode,
-              eyeNodes: this.avatar.manifest.eyeNodes,
-            })
-          : await loadVrmRig(loader, bytes);
-    } catch (cause) {
-      const error =
-        cause instanceof AvatarError
-          ? cause
-          : new AvatarError(
-              'assetDownloadFailed',
-              kind === 'gltf'
-                ? `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`
-                : `Avatar ${this.avatar.id}'s model is not a valid ${kind === 'vrm1' ? 'VRM 1.0' : 'VRM 0.x'} file.`,
-              {
-                cause,
-                phase: 'load',
-              },
-            );
-      logger.error(error.message);
-      throw error;
-    }
+    await this.#stage.load();
     if (this.#disposed) return;
-    this.#rig = rig;
-    const model = rig.scene;
-    this.#bind(rig);
-    // Pivot near the neck so head motion without a head bone turns the bust naturally.
-    model.updateMatrixWorld(true);
-    const box = new THREE.Box3().setFromObject(model);
-    const size = box.getSize(new THREE.Vector3());
-    const pivot = this.#binding?.turnsRoot
-      ? new THREE.Vector3((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.55, (box.min.z + box.max.z) / 2)
-      : new THREE.Vector3(0, 0, 0);
-    model.position.sub(pivot);
-    this.#pivot.position.copy(pivot);
-    this.#pivotRest.copy(pivot);
-    this.#pivot.add(model);
-    this.#frame(box, size);
     this.#raf = requestAnimationFrame((t) => this.#render(t));
-  }
-
-  #bind(rig: LoadedRig): void {
-    const coverage = planAvatarDrive(rig.sources);
-    this.#coverage = coverage;
-    this.#binding = new DriveBinding(rig, coverage);
-    const { visemes, arkit } = coverage.counts;
-    const summary =
-      `Avatar ${this.avatar.id} (${coverage.format}): mouth via ${coverage.mouth}, ` +
-      `${visemes.bound}/${visemes.total} visemes and ${arkit.bound}/${arkit.total} ARKit shapes bound, ` +
-      `${coverage.fallbacks.length} channels by fallback, ${coverage.missing.length} missing` +
-      (coverage.missing.length > 0 ? ` (${coverage.missing.join(', ')})` : '') +
-      '.';
-    if (coverage.mouth === 'none') {
-      logger.warn(
-        `Avatar ${this.avatar.id} has no morph targets or expressions with ARKit, Oculus viseme or VRM vowel names; it will not move its mouth. ${summary}`,
-      );
-    } else logger.info(summary);
-  }
-
-  #frame(box: THREE.Box3, size: THREE.Vector3): void {
-    const framing = this.avatar.manifest.camera;
-    if (framing && isVec3(framing.position) && isVec3(framing.target) && typeof framing.fov === 'number') {
-      this.#camera.fov = framing.fov;
-      this.#camera.position.set(...framing.position);
-      this.#camera.lookAt(new THREE.Vector3(...framing.target));
-      this.#camera.userData.target = framing.target;
-    } else {
-      const head = this.#rig?.bones.head?.bone;
-      const center = new THREE.Vector3();
-      let height: number;
-      if (head) {
-        head.getWorldPosition(center);
-        center.y += 0.08;
-        height = 0.45;
-      } else {
-        // Head-and-shoulders busts: the face is the upper part of the box; full bodies: the top 0.35 m.
-        height = size.y > 1.2 ? 0.4 : size.y * 0.6;
-        center.set((box.min.x + box.max.x) / 2, box.max.y - height / 2, (box.min.z + box.max.z) / 2);
-      }
-      const fov = 25;
-      const distance = (height / 2 / Math.tan(THREE.MathUtils.degToRad(fov / 2))) * 1.15;
-      this.#camera.fov = fov;
-      this.#camera.position.set(center.x, center.y + height * 0.04, center.z + distance + size.z / 2);
-      this.#camera.lookAt(center);
-    }
-    this.#camera.near = 0.01;
-    this.#camera.far = 100;
-    this.#camera.updateProjectionMatrix();
   }
 
   #resize(): void {
@@ -355,8 +215,7 @@ export class AvatarView {
     const height = Math.max(1, this.#container.clientHeight);
     this.#renderer.setPixelRatio(Math.min(globalThis.devicePixelRatio || 1, this.#maxPixelRatio));
     this.#renderer.setSize(width, height, false);
-    this.#camera.aspect = width / height;
-    this.#camera.updateProjectionMatrix();
+    this.#stage.setAspect(width / height);
   }
 
   #render(timestamp: number): void {
@@ -365,9 +224,9 @@ export class AvatarView {
     const speech = this.#source ? this.#source() : this.controller.frameForRender();
     if (this.#source) this.controller.frameForRender(); // keep the controller's playback moving
     const frame = this.#mixer.update(timestamp / 1000, speech);
-    this.#apply(frame, timestamp);
+    this.#stage.apply(frame, timestamp / 1000);
     this.#lastFrame = frame;
-    this.#renderer.render(this.#scene, this.#camera);
+    this.#renderer.render(this.#stage.scene, this.#stage.camera);
     if (!this.#firstRendered) {
       this.#firstRendered = true;
       try {
@@ -377,31 +236,4 @@ export class AvatarView {
       }
     }
   }
-
-  #apply(frame: DriveFrame, timestamp: number): void {
-    const delta =
-      this.#lastTimestamp === undefined
-        ? 0
-        : Math.min(0.1, Math.max(0, (timestamp - this.#lastTimestamp) / 1000));
-    this.#lastTimestamp = timestamp;
-    this.#binding?.apply(frame, this.#pivot);
-    this.#pivot.position.set(
-      this.#pivotRest.x + frame.translation[0]!,
-      this.#pivotRest.y + frame.translation[1]!,
-      this.#pivotRest.z + frame.translation[2]!,
-    );
-    this.#rig?.update(delta);
-  }
-}
-
-let viewCount = 0;
-
-function isVec3(v: unknown): v is [number, number, number] {
-  return Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
-}
-
-function hashString(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
 }
