@@ -48,13 +48,14 @@ export async function buildVrm(id: string, major: 0 | 1): Promise<Uint8Array> {
   const scene = buildAvatarScene(s, VRM_SHAPES);
   const bones = addHumanoidSkeleton(scene);
   const spring = addPonytail(scene, s);
+  flattenVertexColors(scene);
   if (major === 0) turnToFaceMinusZ(scene);
   const glb = await exportGlb(scene);
   const description: VrmDescription = {
     name: `${s.name} (VRM ${major === 1 ? '1.0' : '0.x'})`,
     version: '1',
     authors: ['Avatar Drive'],
-    licenseUrl: SAMPLE_LICENSE_URL,
+    otherLicenseUrl: SAMPLE_LICENSE_URL,
     bones,
     expressions: VRM_EXPRESSIONS,
     spring,
@@ -103,5 +104,28 @@ function turnToFaceMinusZ(scene: THREE.Object3D): void {
     flip(geometry.getAttribute('position'));
     if (geometry.getAttribute('normal')) flip(geometry.getAttribute('normal'));
     for (const list of Object.values(geometry.morphAttributes)) for (const a of list) flip(a);
+  });
+}
+
+/**
+ * Replaces each mesh's vertex colours with their mean as the material's base colour. VRM players
+ * ignore vertex colours (MToon does by specification), so the samples are flat-coloured per part.
+ */
+function flattenVertexColors(scene: THREE.Object3D): void {
+  scene.traverse((object) => {
+    const mesh = object as THREE.Mesh;
+    const colors = mesh.isMesh ? mesh.geometry.getAttribute('color') : undefined;
+    if (!colors) return;
+    const mean = [0, 0, 0];
+    for (let i = 0; i < colors.count; i++) {
+      mean[0]! += colors.getX(i);
+      mean[1]! += colors.getY(i);
+      mean[2]! += colors.getZ(i);
+    }
+    const material = (mesh.material as THREE.MeshStandardMaterial).clone();
+    material.vertexColors = false;
+    material.color.setRGB(mean[0]! / colors.count, mean[1]! / colors.count, mean[2]! / colors.count);
+    mesh.material = material;
+    mesh.geometry.deleteAttribute('color');
   });
 }

@@ -21,7 +21,8 @@ export interface VrmDescription {
   name: string;
   version: string;
   authors: string[];
-  licenseUrl: string;
+  /** The licence beyond the VRM Public License's permission fields (VRM 1.0 `otherLicenseUrl`). */
+  otherLicenseUrl: string;
   bones: HumanBones;
   /** Preset expression → morph target name → weight (0..1). */
   expressions: Readonly<Record<string, Mix>>;
@@ -47,6 +48,9 @@ function targetsNamed(doc: GltfDoc, target: string): { node: number; mesh: numbe
   });
   return out;
 }
+
+/** The VRM Public License 1.0, the only `meta.licenseUrl` VRM 1.0 allows. */
+const VRM_PUBLIC_LICENSE = 'https://vrm.dev/licenses/1.0/';
 
 const addUsed = (doc: GltfDoc, ...names: string[]): void => {
   doc.extensionsUsed = [...new Set([...(doc.extensionsUsed ?? []), ...names])];
@@ -77,7 +81,10 @@ export function withVrm1(glb: Uint8Array, vrm: VrmDescription): Uint8Array {
         name: vrm.name,
         version: vrm.version,
         authors: vrm.authors,
-        licenseUrl: vrm.licenseUrl,
+        // VRM 1.0 fixes licenseUrl to the VRM Public License (players refuse others); the
+        // permission fields below fill it in, and otherLicenseUrl names the package's own licence.
+        licenseUrl: VRM_PUBLIC_LICENSE,
+        otherLicenseUrl: vrm.otherLicenseUrl,
         avatarPermission: 'everyone',
         allowExcessivelyViolentUsage: false,
         allowExcessivelySexualUsage: false,
@@ -105,8 +112,9 @@ export function withVrm1(glb: Uint8Array, vrm: VrmDescription): Uint8Array {
   for (const material of json.materials ?? []) {
     const shade = vrm.shade[material.name ?? ''];
     if (!shade) continue;
+    // Only MToon: a loader picks the first material type an extension asks for, and the PBR
+    // extensions the exporter wrote (sheen, clearcoat) would win over it.
     material.extensions = {
-      ...(material.extensions ?? {}),
       VRMC_materials_mtoon: {
         specVersion: '1.0',
         transparentWithZWrite: false,
@@ -127,6 +135,10 @@ export function withVrm1(glb: Uint8Array, vrm: VrmDescription): Uint8Array {
     };
     addUsed(json, 'VRMC_materials_mtoon');
   }
+  const stillUsed = new Set((json.materials ?? []).flatMap((m) => Object.keys(m.extensions ?? {})));
+  json.extensionsUsed = (json.extensionsUsed ?? []).filter(
+    (name) => !name.startsWith('KHR_materials_') || stillUsed.has(name),
+  );
   if (vrm.spring && vrm.spring.length > 1) {
     json.extensions.VRMC_springBone = {
       specVersion: '1.0',
@@ -194,7 +206,7 @@ export function withVrm0(glb: Uint8Array, vrm: VrmDescription): Uint8Array {
         sexualUssageName: 'Disallow',
         commercialUssageName: 'Allow',
         licenseName: 'Other',
-        otherLicenseUrl: vrm.licenseUrl,
+        otherLicenseUrl: vrm.otherLicenseUrl,
       },
       humanoid: {
         humanBones: Object.entries(vrm.bones).map(([bone, node]) => ({
@@ -222,7 +234,25 @@ export function withVrm0(glb: Uint8Array, vrm: VrmDescription): Uint8Array {
         lookAtVerticalUp: range(10),
       },
       blendShapeMaster: { blendShapeGroups },
-      secondaryAnimation: { boneGroups: [], colliderGroups: [] },
+      secondaryAnimation: {
+        // VRM 0.x lists a chain by its root: every descendant becomes a joint.
+        boneGroups: vrm.spring?.length
+          ? [
+              {
+                comment: 'Ponytail',
+                stiffiness: 0.6,
+                gravityPower: 0.4,
+                gravityDir: { x: 0, y: -1, z: 0 },
+                dragForce: 0.35,
+                center: -1,
+                hitRadius: 0.015,
+                bones: [nodeIndex(json, vrm.spring[0]!)],
+                colliderGroups: [],
+              },
+            ]
+          : [],
+        colliderGroups: [],
+      },
       materialProperties: [],
     },
   };
