@@ -22,12 +22,12 @@ import { mintSessionToken, type RunningService, serviceBuilt, startService } fro
 type PageWindow = any;
 
 const SAMPLES = fileURLToPath(new URL('../../../avatars/samples/', import.meta.url));
-const AVATARS = { vrm1: 'mika-vrm1', vrm0: 'mika-vrm0', rpm: 'juno-rpm' } as const;
-const FILES: Record<string, string> = {
-  [AVATARS.vrm1]: 'mika-vrm1.vrm',
-  [AVATARS.vrm0]: 'mika-vrm0.vrm',
-  [AVATARS.rpm]: 'juno-rpm.glb',
-};
+const FILES = { vrm1: 'mika-vrm1.vrm', vrm0: 'mika-vrm0.vrm', rpm: 'juno-rpm.glb' } as const;
+type Sample = keyof typeof FILES;
+/** The id each sample is served under: its upload's id, or its avatars-directory name. */
+const AVATARS: Record<Sample, string> = { vrm1: 'mika-vrm1', vrm0: 'mika-vrm0', rpm: 'juno-rpm' };
+/** The coverage the service reported for each upload (when it took uploads). */
+const uploaded: Partial<Record<Sample, AvatarCoverage>> = {};
 
 let server: PageServer;
 let chrome: BrowserSession;
@@ -70,10 +70,14 @@ beforeAll(async () => {
   server = await startPageServer();
   chrome = await launchChromium();
   workDir = await mkdtemp(join(tmpdir(), 'client-web-formats-'));
-  // The samples as an avatars directory: `<id>.glb` (a VRM is a GLB container).
+  // The samples as an avatars directory too (`<id>.glb`: a VRM is a GLB container), for a service
+  // without uploads; with uploads, the test uses the uploaded ones.
   await mkdir(join(workDir, 'avatars'));
-  for (const [id, file] of Object.entries(FILES))
-    await writeFile(join(workDir, 'avatars', `${id}.glb`), await readFile(join(SAMPLES, file)));
+  for (const [sample, file] of Object.entries(FILES))
+    await writeFile(
+      join(workDir, 'avatars', `${AVATARS[sample as Sample]}.glb`),
+      await readFile(join(SAMPLES, file)),
+    );
   service = await startService('us-west', [
     '--dev-credentials',
     join(workDir, 'dev.json'),
@@ -82,7 +86,22 @@ beforeAll(async () => {
   ]);
   credentials = JSON.parse(await readFile(join(workDir, 'dev.json'), 'utf8'));
   server.targets.set('us-west', service.consoleUrl);
-}, 90_000);
+  // Uploads go from here (the developer's server side) with the API key; the page only gets ids.
+  for (const [sample, file] of Object.entries(FILES) as [Sample, string][]) {
+    const response = await fetch(`${service.consoleUrl}/v1/console/avatars?name=${sample}`, {
+      method: 'POST',
+      headers: { 'content-type': 'model/gltf-binary', 'x-api-key': credentials.apiKey },
+      body: await readFile(join(SAMPLES, file)),
+    });
+    if (response.status === 404) break; // a service without POST /v1/console/avatars
+    const body = (await response.json()) as { avatar: { id: string }; coverage: AvatarCoverage };
+    if (response.status !== 201)
+      throw new Error(`uploading ${file}: ${response.status} ${JSON.stringify(body)}`);
+    AVATARS[sample] = body.avatar.id;
+    uploaded[sample] = body.coverage;
+  }
+  console.log(`avatar-formats: samples served ${uploaded.vrm1 ? 'as uploads' : 'from the avatars directory'}`);
+}, 120_000);
 
 afterAll(async () => {
   await chrome?.close();
@@ -166,6 +185,8 @@ describe('avatar formats in AvatarView, served by the service', () => {
       channel: 'rotation',
       target: { kind: 'bone', bone: 'head', node: 'Head' },
     });
+    // The service's report for the upload (from the file's JSON) says the same as what bound here.
+    if (uploaded.vrm1) expect(uploaded.vrm1).toEqual(coverage);
     // Logged once, at info.
     expect(logs.filter((l) => l.includes(`Avatar ${AVATARS.vrm1} (vrm1)`))).toHaveLength(1);
 
@@ -241,6 +262,14 @@ describe('avatar formats in AvatarView, served by the service', () => {
     expect(coverage.counts.visemes.bound).toBe(0);
     expect(coverage.fallbacks.filter((f) => f.via === 'arkit-mouth')).toHaveLength(15);
     expect(coverage.unmatched).toContain('Wolf3D_Head/mouthOpen');
+    if (uploaded.rpm) {
+      expect(uploaded.rpm).toMatchObject({
+        format: coverage.format,
+        mouth: coverage.mouth,
+        missing: coverage.missing,
+      });
+      expect(uploaded.rpm.counts).toEqual(coverage.counts);
+    }
     expect(result.read.jawOpen).toBeCloseTo(0.8, 5);
     expect(result.read.head).toBeCloseTo(0.8, 5);
     expect(result.read.teeth).toBeCloseTo(0.8, 5);
