@@ -211,17 +211,20 @@ export class AvatarScene {
     this.#coverage = coverage;
     this.#binding = new DriveBinding(rig, coverage);
     const id = this.#avatar.id;
-    const { visemes, arkit } = coverage.counts;
+    const { visemes, arkit, poses } = coverage.counts;
     const summary =
-      `Avatar ${id} (${coverage.format}): mouth via ${coverage.mouth}, ` +
-      `${visemes.bound}/${visemes.total} visemes and ${arkit.bound}/${arkit.total} ARKit shapes bound, ` +
-      `${coverage.fallbacks.length} channels by fallback, ${coverage.missing.length} missing` +
-      (coverage.missing.length > 0 ? ` (${coverage.missing.join(', ')})` : '') +
-      '.';
-    // Logged once per loaded avatar: a warning only when the mouth cannot move at all.
+      `Avatar ${id} (${coverage.format}): mouth via ${coverage.mouth}; bound ` +
+      `${visemes.bound}/${visemes.total} visemes, ${arkit.bound}/${arkit.total} ARKit shapes, ` +
+      `${poses.bound}/${poses.total} poses; ${coverage.fallbacks.length} channels by fallback; ` +
+      `${coverage.missing.length} missing${coverage.missing.length > 0 ? ` (${coverage.missing.join(', ')})` : ''}.`;
+    // Logged once per loaded avatar: a warning when the mouth cannot move or channels have no effect.
     if (coverage.mouth === 'none') {
       logger.warn(
-        `Avatar ${id} has no morph targets or expressions with ARKit, Oculus viseme or VRM vowel names; it will not move its mouth. ${summary}`,
+        `${summary} It has no morph targets or expressions with ARKit, Oculus viseme or VRM vowel names, so it will not move its mouth.`,
+      );
+    } else if (coverage.missing.length > 0) {
+      logger.warn(
+        `${summary} Missing channels have no effect on this avatar (view.avatarCoverage says more).`,
       );
     } else logger.info(summary);
   }

@@ -100,7 +100,9 @@ beforeAll(async () => {
     AVATARS[sample] = body.avatar.id;
     uploaded[sample] = body.coverage;
   }
-  console.log(`avatar-formats: samples served ${uploaded.vrm1 ? 'as uploads' : 'from the avatars directory'}`);
+  console.log(
+    `avatar-formats: samples served ${uploaded.vrm1 ? 'as uploads' : 'from the avatars directory'}`,
+  );
 }, 120_000);
 
 afterAll(async () => {

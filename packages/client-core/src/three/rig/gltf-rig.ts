@@ -33,10 +33,12 @@ export function gltfRig(gltf: GLTF, hints: NodeHints): LoadedRig {
     const node = typeof name === 'string' ? scene.getObjectByName(name) : undefined;
     return node ? pose(node) : undefined;
   };
-  bones.head = named(hints.headNode) ?? bones.head;
+  const head = named(hints.headNode);
+  if (head) bones.head = head;
   if (Array.isArray(hints.eyeNodes)) {
-    bones.leftEye = named(hints.eyeNodes[0]) ?? bones.leftEye;
-    bones.rightEye = named(hints.eyeNodes[1]) ?? bones.rightEye;
+    const [left, right] = [named(hints.eyeNodes[0]), named(hints.eyeNodes[1])];
+    if (left) bones.leftEye = left;
+    if (right) bones.rightEye = right;
   }
   const sources: AvatarRigSources = {
     kind: 'gltf',
