@@ -3,6 +3,8 @@
  * proxied onto the page's origin (client-web fetches manifests and assets from the console URL,
  * so a browser needs it same-origin or behind CORS; a reverse proxy is what a real app does).
  * Avatar reads go to the primary region's console and fall over to the backup when it is down.
+ * `POST /demo/avatars` uploads the visitor's own .glb / .vrm to the primary region with the app's
+ * API key, which stays in this process: the page never sees it.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -38,7 +40,17 @@ export interface DemoServerOptions {
   config: DemoConfig;
   /** Console base URLs to proxy avatar reads to, primary first. */
   consoles: readonly string[];
+  /**
+   * The app's API key, for `POST /demo/avatars` (uploads) only; never sent to the page. Without
+   * it the upload route answers 503.
+   */
+  apiKey?: string;
+  /** Largest upload accepted before forwarding (bytes); default 32 MiB. */
+  maxUploadBytes?: number;
 }
+
+/** Where the page uploads an avatar file (the body) to; `?name=` sets its display name. */
+export const UPLOAD_PATH = '/demo/avatars';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -77,6 +89,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, root: string, o
   if (url.pathname === '/demo-config.json') {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(options.config));
+    return;
+  }
+  if (url.pathname === UPLOAD_PATH) {
+    await upload(req, res, url, options);
     return;
   }
   if (url.pathname.startsWith('/v1/console/avatars')) {
@@ -161,4 +177,92 @@ async function proxy(req: IncomingMessage, res: ServerResponse, consoles: readon
       ],
     }),
   );
+}
+
+/**
+ * The upload route: checks the request (method, type, size), then forwards the file to the
+ * console's `POST /v1/console/avatars` with the API key added here, and passes the answer (the
+ * avatar's manifest and coverage report, or the typed refusal) back unchanged.
+ */
+async function upload(req: IncomingMessage, res: ServerResponse, url: URL, options: DemoServerOptions) {
+  const fail = (status: number, code: string, detail: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ errors: [{ status, code, title: 'Upload refused', detail }] }));
+  };
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  if (!options.apiKey) {
+    fail(503, 'upstreamError', 'This demo server has no API key configured, so it cannot upload avatars.');
+    return;
+  }
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'model/gltf-binary' && type !== 'application/octet-stream') {
+    fail(
+      415,
+      'invalidRequest',
+      'Send the .glb or .vrm file itself as the body (Content-Type: model/gltf-binary).',
+    );
+    return;
+  }
+  const limit = options.maxUploadBytes ?? 32 * 1024 * 1024;
+  const body = await readBody(req, limit);
+  if (!body) {
+    fail(413, 'invalidRequest', `The file is larger than this demo accepts (${limit} bytes).`);
+    return;
+  }
+  const name = url.searchParams.get('name');
+  const query = name ? `?name=${encodeURIComponent(name.slice(0, 100))}` : '';
+  for (const base of options.consoles.slice(0, 1)) {
+    const upstream = await new Promise<IncomingMessage | undefined>((ok) => {
+      const out = httpRequest(
+        new URL(`/v1/console/avatars${query}`, base),
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'model/gltf-binary',
+            'content-length': String(body.byteLength),
+            'x-api-key': options.apiKey!,
+            // Asset URLs in the answer point back to this origin, like every proxied read.
+            'x-forwarded-host': req.headers.host ?? '',
+            'x-forwarded-proto': 'http',
+            'x-forwarded-for': req.socket.remoteAddress ?? '',
+          },
+          timeout: 60_000,
+        },
+        ok,
+      );
+      out.on('error', () => ok(undefined));
+      out.on('timeout', () => out.destroy());
+      out.end(body);
+    });
+    if (!upstream) break;
+    res.writeHead(upstream.statusCode ?? 502, {
+      'content-type': upstream.headers['content-type'] ?? 'application/json',
+      'cache-control': 'no-store',
+    });
+    upstream.pipe(res);
+    return;
+  }
+  fail(502, 'upstreamError', "The primary region's console did not answer; start the service (pnpm start).");
+}
+
+/** The request body, or `undefined` once it passes `limit` bytes (the rest is discarded). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = Number(req.headers['content-length']) > limit;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) over = true;
+      if (!over) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }

@@ -236,6 +236,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: ports.demo,
       config,
       consoles: [consoles.primary, consoles.backup],
+      // Server-side only: the upload route adds it to POST /v1/console/avatars.
+      apiKey,
     });
     ports.demo = portOf(demoServer);
     return {

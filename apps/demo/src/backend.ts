@@ -102,3 +102,33 @@ export async function diagnoseToken(
   }
   return undefined;
 }
+
+/** What the demo server's upload route answers (the console's `POST /v1/console/avatars`). */
+export interface UploadedAvatar {
+  avatar: { id: string; name?: string };
+  coverage?: { format: string; mouth: string };
+}
+
+/**
+ * Uploads the visitor's .glb / .vrm through the demo server, which adds the API key (the page
+ * never holds it) and forwards it to the console.
+ * @throws Error with the service's refusal (code and detail) when the file is refused.
+ */
+export async function uploadAvatar(file: File): Promise<UploadedAvatar> {
+  const name = file.name.replace(/\.(glb|vrm)$/i, '').slice(0, 100) || 'My avatar';
+  const response = await fetch(`/demo/avatars?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'model/gltf-binary' },
+    body: file,
+  });
+  const body = (await response.json().catch(() => ({}))) as UploadedAvatar & {
+    errors?: Array<{ code?: string; detail?: string }>;
+  };
+  if (!response.ok || !body.avatar) {
+    const error = body.errors?.[0];
+    throw Object.assign(new Error(error?.detail ?? `The upload failed: HTTP ${response.status}.`), {
+      code: error?.code ?? 'uploadFailed',
+    });
+  }
+  return body;
+}

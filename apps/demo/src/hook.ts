@@ -29,5 +29,9 @@ export interface DemoHook {
   firstRendering: boolean;
   /** The region of the current/last SDK session. */
   region: string | undefined;
+  /** The loaded avatar's coverage report (`view.avatarCoverage`): format, mouth, counts. */
+  coverage: { format: string; mouth: string; visemes: number; arkit: number; missing: string[] } | undefined;
+  /** The id of the last avatar uploaded from this page. */
+  uploadedAvatarId: string | undefined;
   resetPeak(): void;
 }

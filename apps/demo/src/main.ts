@@ -30,6 +30,7 @@ import {
   listAvatars,
   loadConfig,
   regionMap,
+  uploadAvatar,
 } from './backend.js';
 import { EventLog } from './event-log.js';
 import type { DemoHook, Mode } from './hook.js';
@@ -57,6 +58,8 @@ const hook: DemoHook = {
   downloadedBytes: undefined,
   firstRendering: false,
   region: undefined,
+  coverage: undefined,
+  uploadedAvatarId: undefined,
   resetPeak() {
     hook.peakLevel = 0;
     hook.peakJaw = 0;
@@ -122,6 +125,59 @@ function reportError(error: unknown) {
 
 // ---------------------------------------------------------------------------------------------
 // Avatar and mode
+
+const FORMAT_NAMES: Record<string, string> = {
+  vrm1: 'VRM 1.0',
+  vrm0: 'VRM 0.x',
+  'arkit+oculus-visemes': 'ARKit + Oculus visemes (Ready Player Me / Avaturn)',
+  arkit: 'ARKit glTF',
+  'oculus-visemes': 'Oculus visemes',
+  vowels: 'vowel morphs',
+  unrigged: 'no face rig',
+};
+
+/** Shows (and logs once) what bound on the loaded avatar: `view.avatarCoverage`. */
+function showCoverage(current: AvatarView) {
+  const coverage = current.avatarCoverage;
+  if (!coverage) return;
+  const { visemes, arkit } = coverage.counts;
+  hook.coverage = {
+    format: coverage.format,
+    mouth: coverage.mouth,
+    visemes: visemes.bound,
+    arkit: arkit.bound,
+    missing: coverage.missing,
+  };
+  const text =
+    `${FORMAT_NAMES[coverage.format] ?? coverage.format} · mouth via ${coverage.mouth} · ` +
+    `${visemes.bound}/${visemes.total} visemes, ${arkit.bound}/${arkit.total} ARKit shapes bound · ` +
+    `${coverage.fallbacks.length} by fallback, ${coverage.missing.length} missing`;
+  $('coverage').textContent = text;
+  $('coverage').title = coverage.missing.length
+    ? `Missing: ${coverage.missing.join(', ')}`
+    : 'Nothing missing';
+  log.add(coverage.mouth === 'none' ? 'error' : 'info', `coverage: ${text}`);
+}
+
+/** Uploads the visitor's file through the demo server (which holds the API key), then shows it. */
+async function uploadOwnAvatar(file: File) {
+  clearError();
+  log.add('info', `uploading ${file.name} (${kb(file.size)})…`);
+  $('coverage').textContent = `Uploading ${file.name}…`;
+  try {
+    const { avatar: uploaded } = await uploadAvatar(file);
+    hook.uploadedAvatarId = uploaded.id;
+    avatars = [...avatars.filter((a) => a.id !== uploaded.id), { id: uploaded.id, name: uploaded.name }];
+    renderAvatarChips();
+    log.add('info', `uploaded as avatar ${uploaded.id}`);
+    hook.avatarId = uploaded.id;
+    await setup();
+  } catch (error) {
+    $('coverage').textContent = 'The file was refused.';
+    const code = (error as { code?: string }).code ?? 'uploadFailed';
+    showError(code, error instanceof Error ? error.message : String(error));
+  }
+}
 
 function renderAvatarChips() {
   const list = $('avatar-list');
@@ -228,7 +284,9 @@ async function setup() {
     $('loader').classList.add('done');
     log.add('info', 'first frame rendered');
   };
-  current.ready.catch(reportError);
+  current.ready.then(() => {
+    if (view === current) showCoverage(current);
+  }, reportError);
   const controller = current.controller;
   controller.setVolume(Number($<HTMLInputElement>('volume').value));
   controller.onConnectionState = (state: ConnectionState) => {
@@ -531,6 +589,12 @@ function wire() {
     volume.style.setProperty('--fill', `${value * 100}%`);
   });
   $('error-close').addEventListener('click', clearError);
+  const file = $<HTMLInputElement>('avatar-file');
+  file.addEventListener('change', () => {
+    const chosen = file.files?.[0];
+    file.value = '';
+    if (chosen) void uploadOwnAvatar(chosen);
+  });
   $('log-clear').addEventListener('click', () => log.clear());
 }
 

@@ -3,7 +3,7 @@
  * every deforming part carries all 52 ARKit morph targets (relative positions and normals) named
  * through morphTargetDictionary, so GLTFExporter writes extras.targetNames.
  */
-import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
+import { ARKIT_BLENDSHAPES, type ArkitBlendshape } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { buildCollar, buildNeck, buildTorso } from './body.js';
 import { buildEye, buildLids } from './eyes.js';
@@ -24,7 +24,26 @@ const NECK_PIVOT: V3 = [0, -0.075, -0.012];
 const POSITION_EPSILON = 1.5e-4;
 const NORMAL_EPSILON = 0.04;
 
-export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
+/** One morph target to write: its name and the mix of ARKit fields it is made of. */
+export interface MorphShape {
+  name: string;
+  mix: Readonly<Partial<Record<ArkitBlendshape, number>>>;
+}
+
+/** The built-ins' morph set: the 52 ARKit blendshapes, each its own field, in rig order. */
+export const ARKIT_SHAPES: readonly MorphShape[] = ARKIT_BLENDSHAPES.map((name) => ({
+  name,
+  mix: { [name]: 1 },
+}));
+
+/**
+ * Builds the avatar's scene. `shapes` chooses the morph targets every deforming part carries
+ * (default: the 52 ARKit blendshapes; the VRM generator passes a smaller set).
+ */
+export function buildAvatarScene(
+  style: AvatarStyle,
+  shapes: readonly MorphShape[] = ARKIT_SHAPES,
+): THREE.Scene {
   const layout = createLayout(style);
   const materials = createMaterials(style);
   const scene = new THREE.Scene();
@@ -51,12 +70,12 @@ export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
     buildHair(layout),
   ];
   for (const part of headParts) {
-    const mesh = toMesh(part, materials[part.material]);
+    const mesh = toMesh(part, materials[part.material], shapes);
     mesh.position.copy(headOffset);
     head.add(mesh);
   }
   for (const side of [0, 1] as const) {
-    const eye = toMesh(buildEye(layout, side), materials.eye);
+    const eye = toMesh(buildEye(layout, side), materials.eye, shapes);
     const [x, y, z] = layout.eyes[side];
     eye.position.set(x, y, z).add(headOffset);
     head.add(eye);
@@ -68,12 +87,12 @@ export function buildAvatarScene(style: AvatarStyle): THREE.Scene {
   body.position.set(0, HEAD_CENTRE_Y + 0.028, 0);
   root.add(body);
   for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
-    body.add(toMesh(part, materials[part.material]));
+    body.add(toMesh(part, materials[part.material], shapes));
   }
   return scene;
 }
 
-function toMesh(part: Part, material: THREE.Material): THREE.Mesh {
+function toMesh(part: Part, material: THREE.Material, shapes: readonly MorphShape[]): THREE.Mesh {
   const geometry = new THREE.BufferGeometry();
   const count = part.positions.length;
   geometry.setAttribute('position', new THREE.Float32BufferAttribute(part.positions.flat(), 3));
@@ -84,22 +103,22 @@ function toMesh(part: Part, material: THREE.Material): THREE.Mesh {
       : new THREE.Uint32BufferAttribute(part.indices, 1),
   );
   geometry.computeVertexNormals();
-  if (part.targets) addMorphTargets(geometry, part);
+  if (part.targets) addMorphTargets(geometry, part, shapes);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;
   if (part.targets) mesh.updateMorphTargets();
   return mesh;
 }
 
-function addMorphTargets(geometry: THREE.BufferGeometry, part: Part): void {
+function addMorphTargets(geometry: THREE.BufferGeometry, part: Part, shapes: readonly MorphShape[]): void {
   const base = geometry.getAttribute('position') as THREE.BufferAttribute;
   const baseNormal = geometry.getAttribute('normal') as THREE.BufferAttribute;
   const scratch = new THREE.BufferGeometry();
   scratch.setIndex(geometry.getIndex());
   const positions: THREE.BufferAttribute[] = [];
   const normals: THREE.BufferAttribute[] = [];
-  for (const name of ARKIT_BLENDSHAPES) {
-    const deltas = part.targets?.(name) ?? null;
+  for (const { name, mix } of shapes) {
+    const deltas = mixDeltas(part, mix, base.count);
     const dp = new Float32Array(base.count * 3);
     const dn = new Float32Array(base.count * 3);
     if (deltas) {
@@ -135,4 +154,24 @@ function addMorphTargets(geometry: THREE.BufferGeometry, part: Part): void {
   geometry.morphAttributes.position = positions;
   geometry.morphAttributes.normal = normals;
   geometry.morphTargetsRelative = true;
+}
+
+/** The displacement of a mix of ARKit fields (null when none of them moves the part). */
+function mixDeltas(part: Part, mix: MorphShape['mix'], count: number): V3[] | null {
+  const entries = Object.entries(mix) as [ArkitBlendshape, number][];
+  if (entries.length === 1 && entries[0]![1] === 1) return part.targets?.(entries[0]![0]) ?? null;
+  let out: V3[] | null = null;
+  for (const [name, weight] of entries) {
+    const deltas = part.targets?.(name);
+    if (!deltas) continue;
+    out ??= Array.from({ length: count }, (): V3 => [0, 0, 0]);
+    for (let i = 0; i < count; i++) {
+      const d = deltas[i]!;
+      const o = out[i]!;
+      o[0] += d[0] * weight;
+      o[1] += d[1] * weight;
+      o[2] += d[2] * weight;
+    }
+  }
+  return out;
 }

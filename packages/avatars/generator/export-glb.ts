@@ -104,7 +104,8 @@ export function readGlb(bytes: Uint8Array): { json: GltfJson; bin: Uint8Array } 
   return { json, bin };
 }
 
-function writeGlb(json: unknown, bin: Uint8Array): Uint8Array {
+/** Joins a glTF JSON document and its binary chunk into a GLB. */
+export function writeGlb(json: unknown, bin: Uint8Array): Uint8Array {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = align4(text.byteLength);
   const binLength = align4(bin.byteLength);

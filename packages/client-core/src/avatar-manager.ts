@@ -71,16 +71,16 @@ export class Avatar {
     this.downloadedBytes = downloadedBytes;
   }
 
-  /** The glTF binary (.glb) to render. */
+  /** The glTF binary (.glb, or .vrm) to render. */
   get model(): ArrayBuffer {
     const asset =
       this.manifest.assets.find((a) => a.kind === 'model') ??
-      this.manifest.assets.find((a) => /\.glb$/i.test(a.name ?? a.url));
+      this.manifest.assets.find((a) => /\.(glb|vrm)$/i.test(a.name ?? a.url));
     const bytes = asset && this.assets.get(assetKey(asset));
     if (!bytes) {
       throw new AvatarError(
         'assetDownloadFailed',
-        `Avatar ${this.id} has no .glb model asset in its manifest.`,
+        `Avatar ${this.id} has no .glb or .vrm model asset in its manifest.`,
       );
     }
     return bytes;

@@ -12,7 +12,7 @@ import {
   requireConfig,
 } from '@avatar-drive/client-core';
 import { AvatarScene } from '@avatar-drive/client-core/three';
-import { AvatarError, type DriveFrame } from '@avatar-drive/core';
+import { type AvatarCoverage, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
@@ -150,12 +150,37 @@ export class AvatarView {
   }
 
   /**
-   * The influence currently applied to morph targets following rig channel `name` (an ARKit
-   * name such as `jawOpen`, or a viseme such as `aa`); the largest over bound targets, or
-   * `undefined` when no target follows it.
+   * The weight currently applied to the targets (morph targets, or VRM expressions) that follow
+   * drive channel `name` — an ARKit name such as `jawOpen`, or a viseme as `aa` or `viseme_aa`;
+   * the largest over those targets, or `undefined` when none follows it (see
+   * {@link avatarCoverage} for why).
    */
   getMorphInfluence(name: string): number | undefined {
     return this.#stage.getMorphInfluence(name);
+  }
+
+  /**
+   * The current weight of a VRM expression (`aa`, `blink`, …) as three-vrm applied it, or
+   * `undefined` for a plain glTF avatar or an expression it does not have.
+   */
+  getExpressionWeight(name: string): number | undefined {
+    return this.#stage.getExpressionWeight(name);
+  }
+
+  /**
+   * What bound on this avatar, once {@link ready} resolved: its format (`vrm1`, `vrm0`,
+   * `arkit+oculus-visemes`, `arkit`, …), which drive channels reach which morph targets, VRM
+   * expressions and bones, which fall back to others and which are missing. The same report the
+   * service returns for an upload, computed here from what actually loaded; logged once (at
+   * `info`, or `warning` when the mouth cannot move).
+   */
+  get avatarCoverage(): AvatarCoverage | undefined {
+    return this.#stage.coverage;
+  }
+
+  /** The loaded model's root object, once {@link ready} resolved (to read or attach things). */
+  get model(): THREE.Object3D | undefined {
+    return this.#stage.model;
   }
 
   /** The frame applied at the last render (speech and idle mixed). */
@@ -199,7 +224,7 @@ export class AvatarView {
     const speech = this.#source ? this.#source() : this.controller.frameForRender();
     if (this.#source) this.controller.frameForRender(); // keep the controller's playback moving
     const frame = this.#mixer.update(timestamp / 1000, speech);
-    this.#stage.apply(frame);
+    this.#stage.apply(frame, timestamp / 1000);
     this.#lastFrame = frame;
     this.#renderer.render(this.#stage.scene, this.#stage.camera);
     if (!this.#firstRendered) {

@@ -33,12 +33,20 @@ export {
   type WebSocketLike,
 } from '@avatar-drive/client-core';
 export {
+  type AvatarCoverage,
   AvatarError,
   type AvatarErrorCode,
+  type AvatarFormat,
+  type BoundChannel,
+  type ChannelFallback,
   type ConnectionState,
   type ConversationState,
+  type DriveChannel,
+  type DriveTarget,
+  describeAvatarCoverage,
   Environment,
   type FeedPcmResult,
+  type MouthSource,
   type PcmInput,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';

@@ -6,25 +6,24 @@
  * {@link AvatarScene.apply} then `renderer.render(scene.scene, scene.camera)`.
  */
 
-import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
-import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
+import {
+  type AvatarCoverage,
+  AvatarError,
+  type DriveChannel,
+  type DriveFrame,
+  isDriveChannel,
+  planAvatarDrive,
+} from '@avatar-drive/core';
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { Avatar } from '../avatar-manager.js';
 import { logger } from '../logger.js';
-
-interface BoundTarget {
-  mesh: THREE.Mesh;
-  index: number;
-  channel: RigChannel;
-  name: string;
-}
-
-interface PoseBone {
-  bone: THREE.Object3D;
-  rest: THREE.Quaternion;
-}
+import { DriveBinding } from './rig/drive-binding.js';
+import { gltfKind, readGlbJson } from './rig/glb-json.js';
+import { gltfRig } from './rig/gltf-rig.js';
+import type { LoadedRig } from './rig/loaded-rig.js';
+import { loadVrmRig } from './rig/vrm-rig.js';
 
 /** Options of {@link AvatarScene}. */
 export interface AvatarSceneOptions {
@@ -35,8 +34,6 @@ export interface AvatarSceneOptions {
   environmentLighting?: boolean;
 }
 
-const tmpAxis = new THREE.Vector3();
-
 /** One avatar's scene, camera and rig binding. */
 export class AvatarScene {
   readonly scene = new THREE.Scene();
@@ -44,8 +41,10 @@ export class AvatarScene {
   readonly #avatar: Avatar;
   #pivot = new THREE.Group();
   #pivotRest = new THREE.Vector3();
-  #targets: BoundTarget[] = [];
-  #bones: { head?: PoseBone; neck?: PoseBone; jaw?: PoseBone; eyeL?: PoseBone; eyeR?: PoseBone } = {};
+  #rig: LoadedRig | undefined;
+  #binding: DriveBinding | undefined;
+  #coverage: AvatarCoverage | undefined;
+  #lastTime: number | undefined;
   #envTexture: THREE.Texture | undefined;
   #disposed = false;
 
@@ -57,39 +56,49 @@ export class AvatarScene {
   }
 
   /**
-   * Parses the avatar's glTF binary, binds its morph targets and bones, and frames the camera.
-   * @throws AvatarError `assetDownloadFailed` when the model is not a valid glTF 2.0 binary.
+   * Parses the avatar's model — plain glTF (ARKit or Oculus viseme morph targets, e.g. Ready
+   * Player Me / Avaturn) or VRM 0.x / 1.0 (through @pixiv/three-vrm, loaded on first use) —
+   * binds it to the drive following core's plan, and frames the camera.
+   * @throws AvatarError `assetDownloadFailed` when the model is not a valid glTF 2.0 binary / VRM.
    */
   async load(): Promise<void> {
-    let gltf: Awaited<ReturnType<GLTFLoader['parseAsync']>>;
+    let rig: LoadedRig;
+    const bytes = this.#avatar.model;
+    const kind = gltfKind(readGlbJson(bytes));
     try {
-      gltf = await new GLTFLoader().parseAsync(this.#avatar.model, '');
+      const loader = new GLTFLoader();
+      const manifest = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
+      rig =
+        kind === 'gltf'
+          ? gltfRig(await loader.parseAsync(bytes, ''), manifest)
+          : await loadVrmRig(loader, bytes);
     } catch (cause) {
+      const what = kind === 'gltf' ? 'glTF 2.0 binary' : kind === 'vrm1' ? 'VRM 1.0 file' : 'VRM 0.x file';
       const error =
         cause instanceof AvatarError
           ? cause
           : new AvatarError(
               'assetDownloadFailed',
-              `Avatar ${this.#avatar.id}'s model is not a valid glTF 2.0 binary.`,
-              { cause, phase: 'load' },
+              `Avatar ${this.#avatar.id}'s model is not a valid ${what}.`,
+              {
+                cause,
+                phase: 'load',
+              },
             );
       logger.error(error.message);
       throw error;
     }
     if (this.#disposed) return;
-    const model = gltf.scene;
-    this.#bind(model);
+    this.#rig = rig;
+    const model = rig.scene;
+    this.#bind(rig);
     // Pivot near the neck so head motion without a head bone turns the bust naturally.
+    model.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(model);
     const size = box.getSize(new THREE.Vector3());
-    const headBone = this.#bones.head?.bone;
-    const pivot = headBone
-      ? new THREE.Vector3(0, 0, 0)
-      : new THREE.Vector3(
-          (box.min.x + box.max.x) / 2,
-          box.min.y + size.y * 0.55,
-          (box.min.z + box.max.z) / 2,
-        );
+    const pivot = this.#binding?.turnsRoot
+      ? new THREE.Vector3((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.55, (box.min.z + box.max.z) / 2)
+      : new THREE.Vector3(0, 0, 0);
     model.position.sub(pivot);
     this.#pivot.position.copy(pivot);
     this.#pivotRest.copy(pivot);
@@ -104,44 +113,56 @@ export class AvatarScene {
   }
 
   /**
-   * The influence currently applied to morph targets following rig channel `name` (an ARKit
-   * name such as `jawOpen`, or a viseme such as `aa`); the largest over bound targets, or
-   * `undefined` when no target follows it.
+   * The weight currently applied to the targets (morph targets, or VRM expressions) that follow
+   * drive channel `name` — an ARKit name such as `jawOpen`, or a viseme as `aa` or `viseme_aa`;
+   * the largest over those targets, or `undefined` when none follows it (see {@link coverage}).
    */
   getMorphInfluence(name: string): number | undefined {
-    const wanted = resolveMorphTarget(name) ?? resolveMorphTarget(`viseme_${name}`);
-    if (!wanted) return undefined;
-    let best: number | undefined;
-    for (const t of this.#targets) {
-      if (t.channel.kind !== wanted.kind || t.channel.indices.join() !== wanted.indices.join()) continue;
-      const value = t.mesh.morphTargetInfluences?.[t.index] ?? 0;
-      best = best === undefined ? value : Math.max(best, value);
-    }
-    return best;
+    const channel: DriveChannel | undefined = isDriveChannel(name)
+      ? name
+      : isDriveChannel(`viseme_${name}`)
+        ? (`viseme_${name}` as DriveChannel)
+        : undefined;
+    return channel ? this.#binding?.influence(channel) : undefined;
   }
 
-  /** Applies one drive frame (speech and idle mixed) to the morph targets, bones and pivot. */
-  apply(frame: DriveFrame): void {
-    for (const t of this.#targets) {
-      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
-    }
-    const { head, neck, jaw, eyeL, eyeR } = this.#bones;
-    if (head) {
-      setPose(head, frame.rotation, 0);
-      if (neck) setPose(neck, frame.neckPose, 0);
-    } else {
-      // No skeleton: turn the whole bust (head and neck rotation combined).
-      this.#pivot.quaternion.copy(axisAngle(frame.rotation, 0, 1));
-      this.#pivot.quaternion.multiply(axisAngle(frame.neckPose, 0, 1));
-    }
+  /**
+   * The current weight of a VRM expression (`aa`, `blink`, …) as three-vrm applied it, or
+   * `undefined` for a plain glTF avatar or an expression it does not have.
+   */
+  getExpressionWeight(name: string): number | undefined {
+    return this.#rig?.getExpression?.(name);
+  }
+
+  /**
+   * What bound, once {@link load} resolved: the avatar's format, which drive channels reach which
+   * morph targets, VRM expressions and bones, which fall back to others and which are missing —
+   * the report the service returns for an upload, computed from what actually loaded.
+   */
+  get coverage(): AvatarCoverage | undefined {
+    return this.#coverage;
+  }
+
+  /** The loaded model's root (under the scene's pivot), once {@link load} resolved. */
+  get model(): THREE.Object3D | undefined {
+    return this.#rig?.scene;
+  }
+
+  /**
+   * Applies one drive frame (speech and idle mixed) to the morph targets / expressions, bones and
+   * pivot, then advances what the format animates itself (VRM expressions, lookAt, spring
+   * bones). `timeSeconds` is the render clock (default `performance.now()`).
+   */
+  apply(frame: DriveFrame, timeSeconds: number = performance.now() / 1000): void {
+    const delta = this.#lastTime === undefined ? 0 : Math.min(0.1, Math.max(0, timeSeconds - this.#lastTime));
+    this.#lastTime = timeSeconds;
+    this.#binding?.apply(frame, this.#pivot);
     this.#pivot.position.set(
       this.#pivotRest.x + frame.translation[0]!,
       this.#pivotRest.y + frame.translation[1]!,
       this.#pivotRest.z + frame.translation[2]!,
     );
-    if (jaw) setPose(jaw, frame.jawPose, 0);
-    if (eyeL) setPose(eyeL, frame.eyePose, 0);
-    if (eyeR) setPose(eyeR, frame.eyePose, 3);
+    this.#rig?.update(delta);
   }
 
   /** Frees geometries, materials, textures and the environment map. Safe to call twice. */
@@ -154,12 +175,15 @@ export class AvatarScene {
       const materials = mesh.material ? (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) : [];
       for (const material of materials) {
         for (const value of Object.values(material)) if (value instanceof THREE.Texture) value.dispose();
+        // Shader materials (VRM's MToon) keep their textures in uniforms.
+        const uniforms = (material as THREE.ShaderMaterial).uniforms ?? {};
+        for (const u of Object.values(uniforms)) if (u?.value instanceof THREE.Texture) u.value.dispose();
         material.dispose();
       }
     });
     this.#envTexture?.dispose();
     this.scene.clear();
-    this.#targets = [];
+    this.#binding = undefined;
   }
 
   #addLights(renderer: THREE.WebGLRenderer | undefined, environment: boolean): void {
@@ -182,75 +206,27 @@ export class AvatarScene {
     this.scene.add(key, fill, rim);
   }
 
-  #bind(model: THREE.Object3D): void {
-    let hasArkitMouth = false;
-    const all: BoundTarget[] = [];
-    const missing = new Set<string>();
-    let firstBound = true;
-    let meshes = 0;
-    model.traverse((object) => {
-      const mesh = object as THREE.Mesh;
-      if (mesh.isMesh && mesh.morphTargetDictionary && mesh.morphTargetInfluences) {
-        meshes += 1;
-        const mapping = mapMorphTargets(mesh.morphTargetDictionary);
-        for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
-          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen))
-            hasArkitMouth = true;
-        }
-        if (mapping.bindings.length > 0) {
-          // Missing = covered by no mesh.
-          if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
-          else
-            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
-          firstBound = false;
-        }
-      }
-      const name = object.name.toLowerCase();
-      const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });
-      if ((object as THREE.Bone).isBone || object.type === 'Object3D') {
-        if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name))
-          this.#bones.head = pose();
-        else if (!this.#bones.neck && /neck/.test(name)) this.#bones.neck = pose();
-        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone)
-          this.#bones.jaw = pose();
-        else if (
-          !this.#bones.eyeL &&
-          /(left.?eye|eye.?(l|left))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeL = pose();
-        else if (
-          !this.#bones.eyeR &&
-          /(right.?eye|eye.?(r|right))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeR = pose();
-      }
-    });
-    // The manifest may name the head and eye nodes (glTF nodes need not be bones).
-    const named = (name: unknown): PoseBone | undefined => {
-      const node = typeof name === 'string' ? model.getObjectByName(name) : undefined;
-      return node ? { bone: node, rest: node.quaternion.clone() } : undefined;
-    };
-    const { headNode, eyeNodes } = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
-    this.#bones.head = named(headNode) ?? this.#bones.head;
-    if (Array.isArray(eyeNodes)) {
-      this.#bones.eyeL = named(eyeNodes[0]) ?? this.#bones.eyeL;
-      this.#bones.eyeR = named(eyeNodes[1]) ?? this.#bones.eyeR;
-    }
-    // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.
-    this.#targets = hasArkitMouth ? all.filter((t) => t.channel.kind === 'arkit') : all;
-    const hasVisemes = this.#targets.some((t) => t.channel.kind === 'viseme');
-    if (meshes === 0 || this.#targets.length === 0) {
+  #bind(rig: LoadedRig): void {
+    const coverage = planAvatarDrive(rig.sources);
+    this.#coverage = coverage;
+    this.#binding = new DriveBinding(rig, coverage);
+    const id = this.#avatar.id;
+    const { visemes, arkit, poses } = coverage.counts;
+    const summary =
+      `Avatar ${id} (${coverage.format}): mouth via ${coverage.mouth}; bound ` +
+      `${visemes.bound}/${visemes.total} visemes, ${arkit.bound}/${arkit.total} ARKit shapes, ` +
+      `${poses.bound}/${poses.total} poses; ${coverage.fallbacks.length} channels by fallback; ` +
+      `${coverage.missing.length} missing${coverage.missing.length > 0 ? ` (${coverage.missing.join(', ')})` : ''}.`;
+    // Logged once per loaded avatar: a warning when the mouth cannot move or channels have no effect.
+    if (coverage.mouth === 'none') {
       logger.warn(
-        `Avatar ${this.#avatar.id} has no morph targets with ARKit or Oculus viseme names; it will not move its face.`,
+        `${summary} It has no morph targets or expressions with ARKit, Oculus viseme or VRM vowel names, so it will not move its mouth.`,
       );
-    } else if (missing.size > 0 && !hasVisemes) {
+    } else if (coverage.missing.length > 0) {
       logger.warn(
-        `Avatar ${this.#avatar.id} lacks ${missing.size} of the 52 ARKit morph targets; those channels are skipped: ${[...missing].join(', ')}.`,
+        `${summary} Missing channels have no effect on this avatar (view.avatarCoverage says more).`,
       );
-    }
+    } else logger.info(summary);
   }
 
   #frame(box: THREE.Box3, size: THREE.Vector3): void {
@@ -262,7 +238,7 @@ export class AvatarScene {
       camera.lookAt(new THREE.Vector3(...framing.target));
       camera.userData.target = framing.target;
     } else {
-      const head = this.#bones.head?.bone;
+      const head = this.#rig?.bones.head?.bone;
       const center = new THREE.Vector3();
       let height: number;
       if (head) {
@@ -284,20 +260,6 @@ export class AvatarScene {
     camera.far = 100;
     camera.updateProjectionMatrix();
   }
-}
-
-function setPose(pose: PoseBone, values: Float32Array, offset: number): void {
-  pose.bone.quaternion.copy(pose.rest).multiply(axisAngle(values, offset, 1));
-}
-
-function axisAngle(values: Float32Array, offset: number, scale: number): THREE.Quaternion {
-  const x = values[offset] ?? 0;
-  const y = values[offset + 1] ?? 0;
-  const z = values[offset + 2] ?? 0;
-  const angle = Math.hypot(x, y, z);
-  if (angle < 1e-9) return new THREE.Quaternion();
-  tmpAxis.set(x / angle, y / angle, z / angle);
-  return new THREE.Quaternion().setFromAxisAngle(tmpAxis, angle * scale);
 }
 
 function isVec3(v: unknown): v is [number, number, number] {

@@ -8,6 +8,7 @@ import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import * as sdk from '../../src/index.js';
+import * as probe from './avatar-probe.js';
 
 type Controller = sdk.AvatarController;
 
@@ -167,6 +168,6 @@ const pcm = {
   },
 };
 
-const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE, RelayClient };
+const ad = { ...core, ...sdk, sdk, record, makeTestAvatar, measureSync, b64, pcm, THREE, RelayClient, probe };
 (window as unknown as { ad: typeof ad }).ad = ad;
 document.title = 'ready';
