@@ -333,7 +333,10 @@ export class AvatarController {
   send(pcm: Int16Array | Uint8Array | ArrayBuffer, end = false): string {
     this.#assertUsable();
     if (this.#config.mode === 'host') {
-      throw new AvatarError('invalidState', 'send() is for SDK and local mode; in Host mode use yieldAudioData().');
+      throw new AvatarError(
+        'invalidState',
+        'send() is for SDK and local mode; in Host mode use yieldAudioData().',
+      );
     }
     const samples = assertPcmChunk(pcm, this.#config.sampleRate);
     if (this.#connection.state !== 'connected' || !(this.#ingress || this.#local)) {

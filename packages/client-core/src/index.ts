@@ -42,7 +42,7 @@ export {
   type WebSocketFactory,
   type WebSocketLike,
 } from './ingress-connection.js';
-export { type LocalEngine, type LocalEngineEvents, type LocalEngineFactory } from './local-engine.js';
+export type { LocalEngine, LocalEngineEvents, LocalEngineFactory } from './local-engine.js';
 export { isLogLevel, LOG_LEVELS, Logger, type LogLevel, logger } from './logger.js';
 export {
   type AudioSink,

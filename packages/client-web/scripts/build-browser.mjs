@@ -30,5 +30,7 @@ const result = await build({
 });
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
-  console.log(`client-web browser bundle: ${file.replace(/.*dist\//, 'dist/')} ${(output.bytes / 1024).toFixed(1)} KiB (minified)`);
+  console.log(
+    `client-web browser bundle: ${file.replace(/.*dist\//, 'dist/')} ${(output.bytes / 1024).toFixed(1)} KiB (minified)`,
+  );
 }

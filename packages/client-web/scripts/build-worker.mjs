@@ -19,7 +19,10 @@ const require = createRequire(join(root, 'package.json'));
 // leave out the modules the worker does not use (core's protobuf schemas: half the size).
 const source = (name) => join(dirname(require.resolve(`${name}/package.json`)), 'src/index.ts');
 const result = await build({
-  alias: { '@avatar-drive/core': source('@avatar-drive/core'), '@avatar-drive/engine': source('@avatar-drive/engine') },
+  alias: {
+    '@avatar-drive/core': source('@avatar-drive/core'),
+    '@avatar-drive/engine': source('@avatar-drive/engine'),
+  },
   entryPoints: [join(root, 'src/local/engine-worker.ts')],
   bundle: true,
   format: 'iife',
@@ -39,7 +42,9 @@ function writeIfChanged(file, text) {
 
 if (process.argv.includes('--dist')) {
   writeIfChanged(join(root, 'dist/engine-worker.js'), code);
-  console.log(`client-web engine worker: dist/engine-worker.js ${(code.length / 1024).toFixed(1)} KiB (minified)`);
+  console.log(
+    `client-web engine worker: dist/engine-worker.js ${(code.length / 1024).toFixed(1)} KiB (minified)`,
+  );
 } else {
   writeIfChanged(
     join(root, 'src/gen/engine-worker-source.ts'),

@@ -4,9 +4,10 @@
  * and the output's audio node exposed for meters and recording.
  */
 import {
+  AvatarSDK,
   type ControllerHost,
-  type AvatarControllerOptions as CoreAvatarControllerOptions,
   AvatarController as CoreAvatarController,
+  type AvatarControllerOptions as CoreAvatarControllerOptions,
 } from '@avatar-drive/client-core';
 import { type LocalEngineOptions, WorkerEngine } from './local/worker-engine.js';
 import { WebAudioSink } from './web-audio-sink.js';
@@ -28,6 +29,10 @@ export class AvatarController extends CoreAvatarController {
       createOutput: options.createOutput ?? (() => new WebAudioSink()),
       createLocalEngine: options.createLocalEngine ?? (() => new WorkerEngine(options.localEngine)),
     });
+    // Local mode: fetch the engine's chunk while the avatar loads, not when the user first speaks.
+    if (AvatarSDK.config.mode === 'local' && !options.createLocalEngine) {
+      WorkerEngine.preload(options.localEngine).catch(() => undefined); // start() reports it
+    }
   }
 
   /** The audio node carrying the avatar's voice (after the volume), for meters and recording. */

@@ -51,15 +51,34 @@ export class WorkerEngine implements LocalEngine {
   }
 
   /**
+   * Downloads the engine's chunk now rather than at `start()` (a view made in local mode does
+   * this itself), so that speaking later makes no network request. Nothing to do with a
+   * `workerUrl`: the worker file is loaded when the engine starts.
+   * @throws AvatarError `connectionFailed` when the chunk cannot be loaded.
+   */
+  static async preload(options: LocalEngineOptions = {}): Promise<void> {
+    if (options.workerUrl !== undefined) return;
+    try {
+      await bundledWorkerUrl();
+    } catch (cause) {
+      throw chunkFailed(cause);
+    }
+  }
+
+  /**
    * Starts the worker and the engine in it for `sampleRate`.
    * @throws AvatarError `invalidState` where workers are unavailable or blocked (CSP),
    *   `unsupportedSampleRate`, `invalidRequest` for bad options, `connectionFailed` when the
    *   worker's code cannot be loaded.
    */
   async open(sampleRate: number, events: LocalEngineEvents): Promise<void> {
-    if (this.#worker || this.#closed) throw new AvatarError('invalidState', 'WorkerEngine.open() was already called.');
+    if (this.#worker || this.#closed)
+      throw new AvatarError('invalidState', 'WorkerEngine.open() was already called.');
     if (!isSupportedSampleRate(sampleRate)) {
-      throw new AvatarError('unsupportedSampleRate', `The on-device engine does not take ${sampleRate} Hz audio.`);
+      throw new AvatarError(
+        'unsupportedSampleRate',
+        `The on-device engine does not take ${sampleRate} Hz audio.`,
+      );
     }
     if (typeof Worker === 'undefined') {
       throw new AvatarError(
@@ -72,11 +91,7 @@ export class WorkerEngine implements LocalEngine {
     try {
       url = this.#options.workerUrl ?? (await bundledWorkerUrl());
     } catch (cause) {
-      throw new AvatarError(
-        'connectionFailed',
-        'The on-device engine could not be downloaded (its chunk of @avatar-drive/client-web failed to load). Check the network and retry start().',
-        { cause, phase: 'connect' },
-      );
+      throw chunkFailed(cause);
     }
     if (this.#closed) return;
     let worker: Worker;
@@ -91,7 +106,8 @@ export class WorkerEngine implements LocalEngine {
       worker.onmessage = (event: MessageEvent<FromEngineWorker>) => {
         const message = event.data;
         if (message.op === 'ready') resolve();
-        else if (message.op === 'failed') reject(new AvatarError(message.code as AvatarErrorCode, message.message));
+        else if (message.op === 'failed')
+          reject(new AvatarError(message.code as AvatarErrorCode, message.message));
         else this.#receive(message);
       };
       // A worker script that cannot load (CSP, a 404 workerUrl) or throws at start.
@@ -149,6 +165,14 @@ export class WorkerEngine implements LocalEngine {
   #post(message: ToEngineWorker, transfer: Transferable[] = []): void {
     this.#worker?.postMessage(message, transfer);
   }
+}
+
+function chunkFailed(cause: unknown): AvatarError {
+  return new AvatarError(
+    'connectionFailed',
+    'The on-device engine could not be downloaded (its chunk of @avatar-drive/client-web failed to load). Check the network and retry start().',
+    { cause, phase: 'connect' },
+  );
 }
 
 function blockedWorker(cause: unknown): AvatarError {
