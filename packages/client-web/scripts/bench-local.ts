@@ -7,8 +7,11 @@
  * - main thread: the same engine as a LocalEngine that runs on the page's main thread (the peer:
  *   what the Worker moves off it);
  * - idle: started, no audio (the baseline both are measured against).
- * Main-thread time is Chromium's own account of the renderer main thread's tasks (CDP
- * Performance.getMetrics `TaskDuration`, and `ScriptDuration` of it), read before and after.
+ * Main-thread time: the time spent in the engine's calls on the main thread (a wrapper around the
+ * LocalEngine times `push` and the frame delivery into the controller: for the Worker, copying
+ * and posting the audio, unpacking and scheduling the frames; on the main thread, the driver
+ * too), and Chromium's own account of the renderer main thread's tasks (CDP
+ * Performance.getMetrics `TaskDuration`, and `ScriptDuration` of it) as context.
  *
  *   pnpm --filter @avatar-drive/client-web exec tsx scripts/bench-local.ts [seconds] [rounds]
  */
@@ -26,7 +29,7 @@ const ROUNDS = Number(process.argv[3] ?? 2);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const PAGE = `
-import { AvatarController, AvatarSDK } from '../src/index.ts';
+import { AvatarController, AvatarSDK, WorkerEngine } from '../src/index.ts';
 import { createDriver } from '@avatar-drive/engine';
 
 /** The same engine on the page's main thread (the peer). */
@@ -37,8 +40,10 @@ function mainThreadEngine() {
     push(id, pcm, end) {
       if (openId !== undefined && openId !== id) driver.reset();
       openId = end ? undefined : id;
+      const t = performance.now();
       const frames = pcm.length ? driver.push(pcm) : [];
       if (end) frames.push(...driver.end());
+      spent.driver += performance.now() - t;
       if (frames.length || end) events.onFrames(id, frames, end);
     },
     cancel(id) { if (openId === id) { driver.reset(); openId = undefined; } },
@@ -46,10 +51,26 @@ function mainThreadEngine() {
   };
 }
 
+/**
+ * Main-thread ms spent: in the engine's push (Worker: copying and posting the audio; main thread:
+ * the driver, measured apart as 'driver'), and in the controller's handling of delivered frames
+ * (the same code in both; it also starts the scheduled audio when the first frames arrive).
+ */
+const spent = { push: 0, driver: 0, deliver: 0 };
+function timed(engine) {
+  const clock = (key, fn) => (...args) => { const t = performance.now(); try { return fn(...args); } finally { spent[key] += performance.now() - t; } };
+  return {
+    open: (sampleRate, events) => engine.open(sampleRate, { onFrames: clock('deliver', events.onFrames), onFailure: events.onFailure }),
+    push: clock('push', (id, pcm, end) => engine.push(id, pcm, end)),
+    cancel: (id) => engine.cancel(id),
+    close: () => engine.close(),
+  };
+}
+
 AvatarSDK.initialize('bench', { drivingServiceMode: 'local', logLevel: 'error' });
 window.run = async (config, pcm, seconds) => {
   const controller = new AvatarController({ avatarId: 'bench', cutSpeech() {} },
-    config === 'main thread' ? { createLocalEngine: mainThreadEngine } : {});
+    { createLocalEngine: () => timed(config === 'main thread' ? mainThreadEngine() : new WorkerEngine()) });
   await controller.initializeAudioContext();
   await controller.start();
   let frames = 0;
@@ -59,6 +80,7 @@ window.run = async (config, pcm, seconds) => {
   window.ready = true;
   await new Promise((r) => { window.go = r; });
   const t0 = performance.now();
+  spent.push = spent.driver = spent.deliver = 0;
   const total = Math.round(seconds * 16000);
   for (let i = 0, k = 0; i < total; i += 1600, k++) {
     const due = t0 + k * 100;
@@ -72,7 +94,9 @@ window.run = async (config, pcm, seconds) => {
   await new Promise((r) => setTimeout(r, 400));
   running = false;
   controller.dispose();
-  return { frames };
+  // On the main thread, push includes the driver and the (synchronous) delivery: keep push's own part.
+  if (config === 'main thread') spent.push -= spent.driver + spent.deliver;
+  return { frames, ...spent };
 };
 document.title = 'ready';
 `;
@@ -100,12 +124,20 @@ const server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const wav = execFileSync('espeak-ng', ['-v', 'en-us', '--stdout', 'The quick brown fox jumps over the lazy dog.']);
+const wav = execFileSync('espeak-ng', [
+  '-v',
+  'en-us',
+  '--stdout',
+  'The quick brown fox jumps over the lazy dog.',
+]);
 const pcm = Array.from(wavToSendablePcm(parseWav(new Uint8Array(wav)), 16000).samples);
 
 const chrome = await launchChromium({ profilePrefix: 'client-web-local-bench-' });
 const CONFIGS = ['worker', 'main thread', 'idle'] as const;
-const results = new Map<string, Array<{ task: number; script: number; frames: number }>>();
+const results = new Map<
+  string,
+  Array<{ task: number; script: number; frames: number; push: number; driver: number; deliver: number }>
+>();
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const config of CONFIGS) {
@@ -116,11 +148,13 @@ try {
       await cdp.send('Performance.enable');
       const running = page.evaluate(
         ({ config, pcm, seconds }) =>
-          (window as unknown as { run: (...a: unknown[]) => Promise<{ frames: number }> }).run(
-            config,
-            Int16Array.from(pcm),
-            seconds,
-          ),
+          (
+            window as unknown as {
+              run: (
+                ...a: unknown[]
+              ) => Promise<{ frames: number; push: number; driver: number; deliver: number }>;
+            }
+          ).run(config, Int16Array.from(pcm), seconds),
         { config, pcm, seconds: SECONDS },
       );
       await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
@@ -133,16 +167,19 @@ try {
       };
       const before = await metric();
       await page.evaluate(() => (window as unknown as { go: () => void }).go());
-      const { frames } = await running;
+      const { frames, push, driver, deliver } = await running;
       const after = await metric();
       const entry = {
         task: (after.task - before.task) * 1000,
         script: (after.script - before.script) * 1000,
         frames,
+        push,
+        driver,
+        deliver,
       };
       results.set(config, [...(results.get(config) ?? []), entry]);
       console.log(
-        `round ${round + 1} ${config.padEnd(12)} main-thread tasks ${entry.task.toFixed(0)} ms, script ${entry.script.toFixed(0)} ms over ${SECONDS} s (${frames} frames taken)`,
+        `round ${round + 1} ${config.padEnd(12)} main-thread tasks ${entry.task.toFixed(0)} ms, script ${entry.script.toFixed(0)} ms over ${SECONDS} s (${frames} frames taken); push ${push.toFixed(1)} ms, driver ${driver.toFixed(1)} ms, frame delivery ${deliver.toFixed(1)} ms`,
       );
       await page.close();
     }
@@ -153,12 +190,22 @@ try {
       const idle = results.get('idle')![i]!;
       return { task: (r.task - idle.task) / SECONDS, script: (r.script - idle.script) / SECONDS };
     });
+    const part = (key: 'push' | 'driver' | 'deliver') =>
+      results
+        .get(config)!
+        .map((r) => (r[key] / SECONDS).toFixed(2))
+        .join(', ');
+    console.log(
+      `${config.padEnd(12)} on the main thread: push ${part('push')} ms/s, driver ${part('driver')} ms/s, frame delivery ${part('deliver')} ms/s`,
+    );
     console.log(
       `${config.padEnd(12)} tasks ${per.map((p) => p.task.toFixed(1)).join(', ')} ms/s   script ${per.map((p) => p.script.toFixed(1)).join(', ')} ms/s`,
     );
   }
   const idle = results.get('idle')!.map((r) => (r.task / SECONDS).toFixed(1));
-  console.log(`${'idle'.padEnd(12)} tasks ${idle.join(', ')} ms/s (absolute: the rAF loop and the audio clock)`);
+  console.log(
+    `${'idle'.padEnd(12)} tasks ${idle.join(', ')} ms/s (absolute: the rAF loop and the audio clock)`,
+  );
 } finally {
   await chrome.close();
   server.close();
