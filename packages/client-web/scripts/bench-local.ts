@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseWav, wavToSendablePcm } from '@avatar-drive/core';
 import { launchChromium } from '@avatar-drive/test-chromium';
