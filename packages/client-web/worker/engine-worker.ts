@@ -1,7 +1,8 @@
 /**
  * The engine worker: `@avatar-drive/engine`'s driver off the page's main thread. Bundled on its
- * own by scripts/build-worker.mjs (engine and weights inside) and started from that text by
- * {@link WorkerEngine}; never imported by the package entry.
+ * own at build time by scripts/build-worker.mjs (engine and weights inside: the published package
+ * carries them in that script, so the engine is a build-time dependency) and started from that
+ * text by src/local/worker-engine.ts; never imported by the package entry.
  *
  * It treats a session's audio the way the service's ingress does (apps/service utterance-feed
  * and drive-session), so the frames are the service's bit for bit: one driver per session with
@@ -10,8 +11,8 @@
  */
 import { isAvatarError } from '@avatar-drive/core';
 import { createDriver, type Driver } from '@avatar-drive/engine';
-import { packFrames } from './frame-packing.js';
-import type { FromEngineWorker, ToEngineWorker } from './worker-protocol.js';
+import { packFrames } from '../src/local/frame-packing.js';
+import type { FromEngineWorker, ToEngineWorker } from '../src/local/worker-protocol.js';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<ToEngineWorker>) => void) | null;
