@@ -90,7 +90,7 @@ describe('demo: Local mode', () => {
     expect(state.timeline).toContain('conversation:playing');
     expect(state.timeline.at(-1)).toBe('conversation:idle');
     expect(state.peakLevel).toBeGreaterThan(0.01); // the voice played
-    expect(state.peakJaw).toBeGreaterThan(0.2); // the mouth moved
+    expect(state.peakJaw).toBeGreaterThan(0.1); // the mouth moved (rest: 0; sampled at the page's slow frame rate)
     // The page's own sync readout (controller.getSyncStats()) while it played, within one frame;
     // client-web's local-mode browser test measures the offset from outside the SDK.
     expect(offsets.length).toBeGreaterThan(0);
