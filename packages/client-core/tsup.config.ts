@@ -1,12 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'three/index': 'src/three/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
   clean: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['@avatar-drive/core'],
+  external: ['@avatar-drive/core', '@avatar-drive/avatars', 'three', /^three\//],
 });

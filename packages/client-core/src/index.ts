@@ -16,6 +16,7 @@ export {
   type ConversationState,
   Environment,
 } from '@avatar-drive/core';
+export { AnimationMixer, type AnimationMixerOptions, mixerSeed } from './animation-mixer.js';
 export { type AssetStore, MemoryAssetStore } from './asset-store.js';
 export {
   AvatarController,

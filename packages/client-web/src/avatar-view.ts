@@ -4,13 +4,10 @@
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
 
-import { channelWeight, mapMorphTargets, type RigChannel, resolveMorphTarget } from '@avatar-drive/avatars';
-import { logger, requireConfig } from '@avatar-drive/client-core';
-import { ARKIT_INDEX, AvatarError, type DriveFrame } from '@avatar-drive/core';
+import { AnimationMixer, type AnimationMixerOptions, logger, mixerSeed, requireConfig } from '@avatar-drive/client-core';
+import { AvatarScene } from '@avatar-drive/client-core/three';
+import { AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { AnimationMixer, type AnimationMixerOptions } from './animation-mixer.js';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 
@@ -31,21 +28,6 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
 export type FrameSource = () => DriveFrame | undefined;
 
-interface BoundTarget {
-  mesh: THREE.Mesh;
-  index: number;
-  channel: RigChannel;
-  name: string;
-}
-
-interface PoseBone {
-  bone: THREE.Object3D;
-  rest: THREE.Quaternion;
-}
-
-const tmpAxis = new THREE.Vector3();
-const tmpQuat = new THREE.Quaternion();
-
 /** A three.js view of one avatar, with its {@link AvatarController}. */
 export class AvatarView {
   /** The avatar shown. */
@@ -61,17 +43,11 @@ export class AvatarView {
 
   readonly #container: HTMLElement;
   readonly #renderer: THREE.WebGLRenderer;
-  readonly #scene = new THREE.Scene();
-  readonly #camera = new THREE.PerspectiveCamera(25, 1, 0.01, 100);
+  readonly #stage: AvatarScene;
   readonly #mixer: AnimationMixer;
   readonly #maxPixelRatio: number;
   readonly #resizeObserver: ResizeObserver | undefined;
   readonly #onWindowResize = () => this.#resize();
-  #pivot = new THREE.Group();
-  #pivotRest = new THREE.Vector3();
-  #targets: BoundTarget[] = [];
-  #bones: { head?: PoseBone; neck?: PoseBone; jaw?: PoseBone; eyeL?: PoseBone; eyeR?: PoseBone } = {};
-  #envTexture: THREE.Texture | undefined;
   #raf: number | undefined;
   #source: FrameSource | undefined;
   #firstRendered = false;
@@ -96,7 +72,7 @@ export class AvatarView {
     this.#maxPixelRatio = options.maxPixelRatio ?? 2;
     this.#mixer = new AnimationMixer({
       ...options,
-      seed: options.seed ?? hashString(avatar.id) + viewCount++,
+      seed: options.seed ?? mixerSeed(avatar.id),
     });
     try {
       this.#renderer = new THREE.WebGLRenderer({
@@ -124,8 +100,9 @@ export class AvatarView {
     this.canvas.style.width = '100%';
     this.canvas.style.height = '100%';
     container.appendChild(this.canvas);
-    this.#addLights(options.environmentLighting ?? true);
-    this.#scene.add(this.#pivot);
+    this.#stage = new AvatarScene(avatar, this.#renderer, {
+      environmentLighting: options.environmentLighting ?? true,
+    });
 
     this.controller = new AvatarController(
       { avatarId: avatar.id, cutSpeech: () => this.#mixer.cut() },
@@ -172,15 +149,7 @@ export class AvatarView {
    * `undefined` when no target follows it.
    */
   getMorphInfluence(name: string): number | undefined {
-    const wanted = resolveMorphTarget(name) ?? resolveMorphTarget(`viseme_${name}`);
-    if (!wanted) return undefined;
-    let best: number | undefined;
-    for (const t of this.#targets) {
-      if (t.channel.kind !== wanted.kind || t.channel.indices.join() !== wanted.indices.join()) continue;
-      const value = t.mesh.morphTargetInfluences?.[t.index] ?? 0;
-      best = best === undefined ? value : Math.max(best, value);
-    }
-    return best;
+    return this.#stage.getMorphInfluence(name);
   }
 
   /** The frame applied at the last render (speech and idle mixed). */
@@ -197,184 +166,16 @@ export class AvatarView {
     this.#resizeObserver?.disconnect();
     window.removeEventListener('resize', this.#onWindowResize);
     this.controller.dispose();
-    this.#scene.traverse((object) => {
-      const mesh = object as THREE.Mesh;
-      mesh.geometry?.dispose();
-      const materials = mesh.material ? (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) : [];
-      for (const material of materials) {
-        for (const value of Object.values(material)) if (value instanceof THREE.Texture) value.dispose();
-        material.dispose();
-      }
-    });
-    this.#envTexture?.dispose();
-    this.#scene.clear();
+    this.#stage.dispose();
     this.#renderer.dispose();
     this.#renderer.forceContextLoss();
     this.canvas.remove();
-    this.#targets = [];
-  }
-
-  #addLights(environment: boolean): void {
-    if (environment) {
-      const pmrem = new THREE.PMREMGenerator(this.#renderer);
-      const room = new RoomEnvironment();
-      this.#envTexture = pmrem.fromScene(room, 0.04).texture;
-      this.#scene.environment = this.#envTexture;
-      this.#scene.environmentIntensity = 0.55;
-      room.dispose();
-      pmrem.dispose();
-    }
-    this.#scene.add(new THREE.HemisphereLight(0xfff4e8, 0x3a4250, 0.9));
-    const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
-    key.position.set(-1.2, 1.6, 2.2);
-    const fill = new THREE.DirectionalLight(0xdfe8ff, 0.7);
-    fill.position.set(1.5, 0.4, 1.5);
-    const rim = new THREE.DirectionalLight(0xffffff, 1.0);
-    rim.position.set(0.3, 1.5, -2.5);
-    this.#scene.add(key, fill, rim);
   }
 
   async #loadModel(): Promise<void> {
-    let gltf: Awaited<ReturnType<GLTFLoader['parseAsync']>>;
-    try {
-      gltf = await new GLTFLoader().parseAsync(this.avatar.model, '');
-    } catch (cause) {
-      const error =
-        cause instanceof AvatarError
-          ? cause
-          : new AvatarError(
-              'assetDownloadFailed',
-              `Avatar ${this.avatar.id}'s model is not a valid glTF 2.0 binary.`,
-              {
-                cause,
-                phase: 'load',
-              },
-            );
-      logger.error(error.message);
-      throw error;
-    }
+    await this.#stage.load();
     if (this.#disposed) return;
-    const model = gltf.scene;
-    this.#bind(model);
-    // Pivot near the neck so head motion without a head bone turns the bust naturally.
-    const box = new THREE.Box3().setFromObject(model);
-    const size = box.getSize(new THREE.Vector3());
-    const headBone = this.#bones.head?.bone;
-    const pivot = headBone
-      ? new THREE.Vector3(0, 0, 0)
-      : new THREE.Vector3(
-          (box.min.x + box.max.x) / 2,
-          box.min.y + size.y * 0.55,
-          (box.min.z + box.max.z) / 2,
-        );
-    model.position.sub(pivot);
-    this.#pivot.position.copy(pivot);
-    this.#pivotRest.copy(pivot);
-    this.#pivot.add(model);
-    this.#frame(box, size);
     this.#raf = requestAnimationFrame((t) => this.#render(t));
-  }
-
-  #bind(model: THREE.Object3D): void {
-    let hasArkitMouth = false;
-    const all: BoundTarget[] = [];
-    const missing = new Set<string>();
-    let firstBound = true;
-    let meshes = 0;
-    model.traverse((object) => {
-      const mesh = object as THREE.Mesh;
-      if (mesh.isMesh && mesh.morphTargetDictionary && mesh.morphTargetInfluences) {
-        meshes += 1;
-        const mapping = mapMorphTargets(mesh.morphTargetDictionary);
-        for (const b of mapping.bindings) {
-          all.push({ mesh, index: b.targetIndex, channel: b.channel, name: b.target });
-          if (b.channel.kind === 'arkit' && b.channel.indices.includes(ARKIT_INDEX.jawOpen))
-            hasArkitMouth = true;
-        }
-        if (mapping.bindings.length > 0) {
-          // Missing = covered by no mesh.
-          if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
-          else
-            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
-          firstBound = false;
-        }
-      }
-      const name = object.name.toLowerCase();
-      const pose = (): PoseBone => ({ bone: object, rest: object.quaternion.clone() });
-      if ((object as THREE.Bone).isBone || object.type === 'Object3D') {
-        if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name))
-          this.#bones.head = pose();
-        else if (!this.#bones.neck && /neck/.test(name)) this.#bones.neck = pose();
-        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone)
-          this.#bones.jaw = pose();
-        else if (
-          !this.#bones.eyeL &&
-          /(left.?eye|eye.?(l|left))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeL = pose();
-        else if (
-          !this.#bones.eyeR &&
-          /(right.?eye|eye.?(r|right))$/.test(name) &&
-          (object as THREE.Bone).isBone
-        )
-          this.#bones.eyeR = pose();
-      }
-    });
-    // The manifest may name the head and eye nodes (glTF nodes need not be bones).
-    const named = (name: unknown): PoseBone | undefined => {
-      const node = typeof name === 'string' ? model.getObjectByName(name) : undefined;
-      return node ? { bone: node, rest: node.quaternion.clone() } : undefined;
-    };
-    const { headNode, eyeNodes } = this.avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
-    this.#bones.head = named(headNode) ?? this.#bones.head;
-    if (Array.isArray(eyeNodes)) {
-      this.#bones.eyeL = named(eyeNodes[0]) ?? this.#bones.eyeL;
-      this.#bones.eyeR = named(eyeNodes[1]) ?? this.#bones.eyeR;
-    }
-    // Avatars with both ARKit and viseme targets (e.g. Ready Player Me) follow ARKit only, so the mouth is not driven twice.
-    this.#targets = hasArkitMouth ? all.filter((t) => t.channel.kind === 'arkit') : all;
-    const hasVisemes = this.#targets.some((t) => t.channel.kind === 'viseme');
-    if (meshes === 0 || this.#targets.length === 0) {
-      logger.warn(
-        `Avatar ${this.avatar.id} has no morph targets with ARKit or Oculus viseme names; it will not move its face.`,
-      );
-    } else if (missing.size > 0 && !hasVisemes) {
-      logger.warn(
-        `Avatar ${this.avatar.id} lacks ${missing.size} of the 52 ARKit morph targets; those channels are skipped: ${[...missing].join(', ')}.`,
-      );
-    }
-  }
-
-  #frame(box: THREE.Box3, size: THREE.Vector3): void {
-    const framing = this.avatar.manifest.camera;
-    if (framing && isVec3(framing.position) && isVec3(framing.target) && typeof framing.fov === 'number') {
-      this.#camera.fov = framing.fov;
-      this.#camera.position.set(...framing.position);
-      this.#camera.lookAt(new THREE.Vector3(...framing.target));
-      this.#camera.userData.target = framing.target;
-    } else {
-      const head = this.#bones.head?.bone;
-      const center = new THREE.Vector3();
-      let height: number;
-      if (head) {
-        head.getWorldPosition(center);
-        center.y += 0.08;
-        height = 0.45;
-      } else {
-        // Head-and-shoulders busts: the face is the upper part of the box; full bodies: the top 0.35 m.
-        height = size.y > 1.2 ? 0.4 : size.y * 0.6;
-        center.set((box.min.x + box.max.x) / 2, box.max.y - height / 2, (box.min.z + box.max.z) / 2);
-      }
-      const fov = 25;
-      const distance = (height / 2 / Math.tan(THREE.MathUtils.degToRad(fov / 2))) * 1.15;
-      this.#camera.fov = fov;
-      this.#camera.position.set(center.x, center.y + height * 0.04, center.z + distance + size.z / 2);
-      this.#camera.lookAt(center);
-    }
-    this.#camera.near = 0.01;
-    this.#camera.far = 100;
-    this.#camera.updateProjectionMatrix();
   }
 
   #resize(): void {
@@ -383,8 +184,7 @@ export class AvatarView {
     const height = Math.max(1, this.#container.clientHeight);
     this.#renderer.setPixelRatio(Math.min(globalThis.devicePixelRatio || 1, this.#maxPixelRatio));
     this.#renderer.setSize(width, height, false);
-    this.#camera.aspect = width / height;
-    this.#camera.updateProjectionMatrix();
+    this.#stage.setAspect(width / height);
   }
 
   #render(timestamp: number): void {
@@ -393,9 +193,9 @@ export class AvatarView {
     const speech = this.#source ? this.#source() : this.controller.frameForRender();
     if (this.#source) this.controller.frameForRender(); // keep the controller's playback moving
     const frame = this.#mixer.update(timestamp / 1000, speech);
-    this.#apply(frame);
+    this.#stage.apply(frame);
     this.#lastFrame = frame;
-    this.#renderer.render(this.#scene, this.#camera);
+    this.#renderer.render(this.#stage.scene, this.#stage.camera);
     if (!this.#firstRendered) {
       this.#firstRendered = true;
       try {
@@ -405,54 +205,4 @@ export class AvatarView {
       }
     }
   }
-
-  #apply(frame: DriveFrame): void {
-    for (const t of this.#targets) {
-      t.mesh.morphTargetInfluences![t.index] = Math.min(1, Math.max(0, channelWeight(t.channel, frame)));
-    }
-    const { head, neck, jaw, eyeL, eyeR } = this.#bones;
-    if (head) {
-      setPose(head, frame.rotation, 0);
-      if (neck) setPose(neck, frame.neckPose, 0);
-    } else {
-      // No skeleton: turn the whole bust (head and neck rotation combined).
-      tmpQuat.identity();
-      this.#pivot.quaternion.copy(axisAngle(frame.rotation, 0, 1));
-      this.#pivot.quaternion.multiply(axisAngle(frame.neckPose, 0, 1));
-    }
-    this.#pivot.position.set(
-      this.#pivotRest.x + frame.translation[0]!,
-      this.#pivotRest.y + frame.translation[1]!,
-      this.#pivotRest.z + frame.translation[2]!,
-    );
-    if (jaw) setPose(jaw, frame.jawPose, 0);
-    if (eyeL) setPose(eyeL, frame.eyePose, 0);
-    if (eyeR) setPose(eyeR, frame.eyePose, 3);
-  }
-}
-
-let viewCount = 0;
-
-function setPose(pose: PoseBone, values: Float32Array, offset: number): void {
-  pose.bone.quaternion.copy(pose.rest).multiply(axisAngle(values, offset, 1));
-}
-
-function axisAngle(values: Float32Array, offset: number, scale: number): THREE.Quaternion {
-  const x = values[offset] ?? 0;
-  const y = values[offset + 1] ?? 0;
-  const z = values[offset + 2] ?? 0;
-  const angle = Math.hypot(x, y, z);
-  if (angle < 1e-9) return new THREE.Quaternion();
-  tmpAxis.set(x / angle, y / angle, z / angle);
-  return new THREE.Quaternion().setFromAxisAngle(tmpAxis, angle * scale);
-}
-
-function isVec3(v: unknown): v is [number, number, number] {
-  return Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
-}
-
-function hashString(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
 }

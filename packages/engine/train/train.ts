@@ -50,7 +50,8 @@ const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
 /** Utterances to generate (default: the generator's own, 3000). */
 const count = arg('count');
-const maxSeconds = Number(arg('max-train-seconds') ?? 1500);
+// No budget unless asked for: a wall-clock cut makes the weights depend on the machine's load.
+const maxSeconds = Number(arg('max-train-seconds') ?? Number.POSITIVE_INFINITY);
 /**
  * Principal axes each standardised hop is projected onto before the context is assembled (see
  * ModelHeader.projection): the first layer then reads PROJECTION values per slot instead of

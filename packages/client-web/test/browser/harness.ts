@@ -4,12 +4,14 @@
  * same-origin), and Chromium launched through playwright-core.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChromiumSession, launchChromium as launchTestChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -119,4 +121,39 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
     profilePrefix: 'client-web-chromium-',
     extraArgs,
   });
+}
+
+/** A new page on the test page server, once its bundle has loaded (page errors go to stderr). */
+export async function openReadyPage(chrome: BrowserSession, server: PageServer): Promise<Page> {
+  const page = await chrome.context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  await page.goto(server.origin);
+  await page.waitForFunction(() => document.title === 'ready');
+  return page;
+}
+
+/** The manifest written next to the test avatar unless a test gives its own. */
+const TEST_AVATAR_MANIFEST = { name: 'Test head' };
+
+/**
+ * Writes the page's test avatar (a small glTF head that three's GLTFExporter builds in Chromium)
+ * into `avatarsDir/<id>/` as the service's `--avatars-dir` reads it: `avatar.glb` + `manifest.json`.
+ */
+export async function writeTestAvatar(
+  chrome: BrowserSession,
+  server: PageServer,
+  avatarsDir: string,
+  id = 'test-head',
+  manifest: object = TEST_AVATAR_MANIFEST,
+): Promise<void> {
+  const page = await openReadyPage(chrome, server);
+  const glb = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
+    const avatar = await (window as any).ad.makeTestAvatar();
+    return Array.from(new Uint8Array(avatar.model));
+  });
+  await page.close();
+  await mkdir(join(avatarsDir, id), { recursive: true });
+  await writeFile(join(avatarsDir, id, 'avatar.glb'), Uint8Array.from(glb));
+  await writeFile(join(avatarsDir, id, 'manifest.json'), JSON.stringify(manifest));
 }

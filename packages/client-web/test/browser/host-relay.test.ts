@@ -7,14 +7,21 @@
  * running after the barge-in (server-sdk drops the rest of the interrupted turn).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AvatarSession, type RelayEvent } from '@avatar-drive/server-sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchChromium, type PageServer, startPageServer } from './harness.js';
+import {
+  type BrowserSession,
+  launchChromium,
+  openReadyPage,
+  type PageServer,
+  startPageServer,
+  writeTestAvatar,
+} from './harness.js';
 import { type RunningService, serviceBuilt, startService } from './service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
@@ -36,17 +43,7 @@ beforeAll(async () => {
   server = await startPageServer();
   chrome = await launchChromium();
   workDir = await mkdtemp(join(tmpdir(), 'client-web-relay-'));
-  const page = await chrome.context.newPage();
-  await page.goto(server.origin);
-  await page.waitForFunction(() => document.title === 'ready');
-  const glb = await page.evaluate(async () => {
-    const avatar = await (window as PageWindow).ad.makeTestAvatar();
-    return Array.from(new Uint8Array(avatar.model));
-  });
-  await page.close();
-  await mkdir(join(workDir, 'avatars', AVATAR), { recursive: true });
-  await writeFile(join(workDir, 'avatars', AVATAR, 'avatar.glb'), Uint8Array.from(glb));
-  await writeFile(join(workDir, 'avatars', AVATAR, 'manifest.json'), JSON.stringify({ name: 'Test head' }));
+  await writeTestAvatar(chrome, server, join(workDir, 'avatars'), AVATAR);
   service = await startService('ap-northeast', [
     '--dev-credentials',
     join(workDir, 'dev.json'),
@@ -70,10 +67,7 @@ afterAll(async () => {
  * state; the RelayClient records when the interrupt control arrived.
  */
 async function relayPage(): Promise<Page> {
-  const page = await chrome.context.newPage();
-  page.on('pageerror', (error) => console.error('page error:', error));
-  await page.goto(server.origin);
-  await page.waitForFunction(() => document.title === 'ready');
+  const page = await openReadyPage(chrome, server);
   await page.evaluate(async (rate) => {
     const { AvatarSDK, AvatarView, makeTestAvatar, RelayClient } = (window as PageWindow).ad;
     AvatarSDK.initialize('app-test', {

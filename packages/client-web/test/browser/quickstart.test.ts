@@ -7,14 +7,20 @@
  * Each time the avatar must be heard (the controller's output) and seen (its mouth).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchChromium, type PageServer, startPageServer } from './harness.js';
+import {
+  type BrowserSession,
+  launchChromium,
+  type PageServer,
+  startPageServer,
+  writeTestAvatar,
+} from './harness.js';
 import { type RunningService, serviceBuilt, startService } from './service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
@@ -41,17 +47,7 @@ beforeAll(async () => {
   pageServer = await startPageServer(); // only to build the test avatar's model in a page
   chrome = await launchChromium();
   workDir = await mkdtemp(join(tmpdir(), 'client-web-quickstart-'));
-  const page = await chrome.context.newPage();
-  await page.goto(pageServer.origin);
-  await page.waitForFunction(() => document.title === 'ready');
-  const glb = await page.evaluate(async () => {
-    const avatar = await (window as PageWindow).ad.makeTestAvatar();
-    return Array.from(new Uint8Array(avatar.model));
-  });
-  await page.close();
-  await mkdir(join(workDir, 'avatars', AVATAR), { recursive: true });
-  await writeFile(join(workDir, 'avatars', AVATAR, 'avatar.glb'), Uint8Array.from(glb));
-  await writeFile(join(workDir, 'avatars', AVATAR, 'manifest.json'), JSON.stringify({ name: 'Test head' }));
+  await writeTestAvatar(chrome, pageServer, join(workDir, 'avatars'), AVATAR);
   service = await startService('ap-northeast', [
     '--dev-credentials',
     join(workDir, 'dev.json'),

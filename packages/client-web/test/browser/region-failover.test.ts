@@ -5,7 +5,7 @@
  * region with its own Redis. Mid-conversation, region A's service and its Redis are killed; the
  * page reports the drop, starts again with a fresh token and carries on in region B.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestCa } from '../../../../apps/service/test/support/certs.js';
 import { request } from '../../../../apps/service/test/support/https-client.js';
 import { TestRedis } from '../../../../apps/service/test/support/redis-server.js';
-import { type BrowserSession, launchChromium, type PageServer, startPageServer } from './harness.js';
+import {
+  type BrowserSession,
+  launchChromium,
+  openReadyPage,
+  type PageServer,
+  startPageServer,
+  writeTestAvatar,
+} from './harness.js';
 import { type RunningService, serviceBuilt, startService } from './service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
@@ -38,20 +45,10 @@ beforeAll(async () => {
   server = await startPageServer();
   chrome = await launchChromium([`--ignore-certificate-errors-spki-list=${leaf.spkiSha256}`]);
   workDir = await mkdtemp(join(tmpdir(), 'client-web-regions-'));
-  const page = await chrome.context.newPage();
-  await page.goto(server.origin);
-  await page.waitForFunction(() => document.title === 'ready');
-  const glb = await page.evaluate(async () => {
-    const avatar = await (window as PageWindow).ad.makeTestAvatar();
-    return Array.from(new Uint8Array(avatar.model));
+  await writeTestAvatar(chrome, server, join(workDir, 'avatars'), AVATAR, {
+    name: 'Test head',
+    camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 },
   });
-  await page.close();
-  await mkdir(join(workDir, 'avatars', AVATAR), { recursive: true });
-  await writeFile(join(workDir, 'avatars', AVATAR, 'avatar.glb'), Uint8Array.from(glb));
-  await writeFile(
-    join(workDir, 'avatars', AVATAR, 'manifest.json'),
-    JSON.stringify({ name: 'Test head', camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 } }),
-  );
   [redisA, redisB] = await Promise.all([TestRedis.start(), TestRedis.start()]);
   const common = [
     '--dev-credentials',
@@ -118,10 +115,7 @@ function speak(page: Page): Promise<{ region: string; frames: boolean; maxJaw: n
 describe('client-web over wss across a region failover', () => {
   it('region A and its Redis die mid-conversation: the page carries on in region B', async () => {
     expect(regionA.ingressUrl).toMatch(/^wss:\/\//);
-    const page = await chrome.context.newPage();
-    page.on('pageerror', (error) => console.error('page error:', error));
-    await page.goto(server.origin);
-    await page.waitForFunction(() => document.title === 'ready');
+    const page = await openReadyPage(chrome, server);
     await page.evaluate(
       async ({ appId, a, b, id, token }) => {
         const { AvatarSDK, AvatarManager, AvatarView, record } = (window as PageWindow).ad;

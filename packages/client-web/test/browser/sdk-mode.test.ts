@@ -4,12 +4,19 @@
  * caching with progress, SDK-mode callback order and interrupt, and region fallback (the
  * primary's shared store is unreachable, so it refuses with 4503; the backup accepts).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchChromium, type PageServer, startPageServer } from './harness.js';
+import {
+  type BrowserSession,
+  launchChromium,
+  openReadyPage,
+  type PageServer,
+  startPageServer,
+  writeTestAvatar,
+} from './harness.js';
 import { mintSessionToken, type RunningService, serviceBuilt, startService } from './service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
@@ -23,13 +30,7 @@ let backup: RunningService;
 let workDir: string;
 let credentials: { appId: string; apiKey: string };
 
-async function openPage(): Promise<Page> {
-  const page = await chrome.context.newPage();
-  page.on('pageerror', (error) => console.error('page error:', error));
-  await page.goto(server.origin);
-  await page.waitForFunction(() => document.title === 'ready');
-  return page;
-}
+const openPage = (): Promise<Page> => openReadyPage(chrome, server);
 
 beforeAll(async () => {
   if (!serviceBuilt)
@@ -38,18 +39,10 @@ beforeAll(async () => {
   chrome = await launchChromium();
   // The avatar the service serves: a small glTF head built by the page (three's GLTFExporter).
   workDir = await mkdtemp(join(tmpdir(), 'client-web-service-'));
-  const page = await openPage();
-  const glb = await page.evaluate(async () => {
-    const avatar = await (window as PageWindow).ad.makeTestAvatar();
-    return Array.from(new Uint8Array(avatar.model));
+  await writeTestAvatar(chrome, server, join(workDir, 'avatars'), AVATAR, {
+    name: 'Test head',
+    camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 },
   });
-  await page.close();
-  await mkdir(join(workDir, 'avatars', AVATAR), { recursive: true });
-  await writeFile(join(workDir, 'avatars', AVATAR, 'avatar.glb'), Uint8Array.from(glb));
-  await writeFile(
-    join(workDir, 'avatars', AVATAR, 'manifest.json'),
-    JSON.stringify({ name: 'Test head', camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 } }),
-  );
   const common = ['--dev-credentials', join(workDir, 'dev.json'), '--avatars-dir', join(workDir, 'avatars')];
   // Primary region: its shared store (Redis) is unreachable, so it refuses new sessions with 4503.
   primary = await startService('ap-northeast', [...common, '--redis-url', 'redis://127.0.0.1:1']);

@@ -1,0 +1,6 @@
+/**
+ * `@avatar-drive/client-core/three`: the three.js scene, rig binding and framing that the web
+ * and React Native views share. Imports three (a peer dependency of the platform packages).
+ * @packageDocumentation
+ */
+export { AvatarScene, type AvatarSceneOptions } from './avatar-scene.js';
