@@ -4,7 +4,13 @@
  * {@link AvatarView.setFrameSource}) provides, in sync with the audio clock.
  */
 
-import { AnimationMixer, type AnimationMixerOptions, logger, mixerSeed, requireConfig } from '@avatar-drive/client-core';
+import {
+  AnimationMixer,
+  type AnimationMixerOptions,
+  logger,
+  mixerSeed,
+  requireConfig,
+} from '@avatar-drive/client-core';
 import { AvatarScene } from '@avatar-drive/client-core/three';
 import { AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';

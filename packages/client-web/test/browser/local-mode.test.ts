@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { createDriver } from '@avatar-drive/engine';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, launchChromium, startPageServer } from './harness.js';
+import { type BrowserSession, launchChromium, startPageServer, writeTestAvatar } from './harness.js';
 import { mintSessionToken, type RunningService, serviceBuilt, startService } from './service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped across the evaluate boundary
@@ -121,24 +121,14 @@ beforeAll(async () => {
     );
   workDir = await mkdtemp(join(tmpdir(), 'client-web-local-'));
   chrome = await launchChromium();
-  // A small head with ARKit mouth targets (the other browser tests' page builds it with three's
-  // GLTFExporter): cheap to draw on a software GPU, so the sync measure gets many frames.
+  // A small head with ARKit mouth targets (built by the other browser tests' page): cheap to
+  // draw on a software GPU, so the sync measure gets many frames.
   const harness = await startPageServer();
-  const builder = await chrome.context.newPage();
-  await builder.goto(harness.origin);
-  await builder.waitForFunction(() => document.title === 'ready');
-  const glb = await builder.evaluate(async () => {
-    const avatar = await (window as PageWindow).ad.makeTestAvatar();
-    return Array.from(new Uint8Array(avatar.model));
+  await writeTestAvatar(chrome, harness, join(workDir, 'avatars'), AVATAR, {
+    name: 'Test head',
+    camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 },
   });
-  await builder.close();
   await harness.close();
-  await mkdir(join(workDir, 'avatars', AVATAR), { recursive: true });
-  await writeFile(join(workDir, 'avatars', AVATAR, 'avatar.glb'), Uint8Array.from(glb));
-  await writeFile(
-    join(workDir, 'avatars', AVATAR, 'manifest.json'),
-    JSON.stringify({ name: 'Test head', camera: { position: [0, 0, 0.6], target: [0, 0, 0], fov: 30 } }),
-  );
   // The service is the reference the local frames must equal.
   service = await startService('us-west', [
     '--dev-credentials',
