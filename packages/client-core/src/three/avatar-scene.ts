@@ -85,7 +85,11 @@ export class AvatarScene {
     const headBone = this.#bones.head?.bone;
     const pivot = headBone
       ? new THREE.Vector3(0, 0, 0)
-      : new THREE.Vector3((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.55, (box.min.z + box.max.z) / 2);
+      : new THREE.Vector3(
+          (box.min.x + box.max.x) / 2,
+          box.min.y + size.y * 0.55,
+          (box.min.z + box.max.z) / 2,
+        );
     model.position.sub(pivot);
     this.#pivot.position.copy(pivot);
     this.#pivotRest.copy(pivot);
@@ -197,7 +201,8 @@ export class AvatarScene {
         if (mapping.bindings.length > 0) {
           // Missing = covered by no mesh.
           if (firstBound) for (const m of mapping.missingArkit) missing.add(m);
-          else for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
+          else
+            for (const m of [...missing]) if (!mapping.missingArkit.includes(m as never)) missing.delete(m);
           firstBound = false;
         }
       }
@@ -207,10 +212,19 @@ export class AvatarScene {
         if (!this.#bones.head && /(^|[^a-z])head$|^head/.test(name) && !/top|end/.test(name))
           this.#bones.head = pose();
         else if (!this.#bones.neck && /neck/.test(name)) this.#bones.neck = pose();
-        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone) this.#bones.jaw = pose();
-        else if (!this.#bones.eyeL && /(left.?eye|eye.?(l|left))$/.test(name) && (object as THREE.Bone).isBone)
+        else if (!this.#bones.jaw && /jaw/.test(name) && (object as THREE.Bone).isBone)
+          this.#bones.jaw = pose();
+        else if (
+          !this.#bones.eyeL &&
+          /(left.?eye|eye.?(l|left))$/.test(name) &&
+          (object as THREE.Bone).isBone
+        )
           this.#bones.eyeL = pose();
-        else if (!this.#bones.eyeR && /(right.?eye|eye.?(r|right))$/.test(name) && (object as THREE.Bone).isBone)
+        else if (
+          !this.#bones.eyeR &&
+          /(right.?eye|eye.?(r|right))$/.test(name) &&
+          (object as THREE.Bone).isBone
+        )
           this.#bones.eyeR = pose();
       }
     });
