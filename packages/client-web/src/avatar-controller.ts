@@ -29,7 +29,7 @@ export class AvatarController extends CoreAvatarController {
       createOutput: options.createOutput ?? (() => new WebAudioSink()),
       createLocalEngine: options.createLocalEngine ?? (() => new WorkerEngine(options.localEngine)),
     });
-    // Local mode: fetch the engine's chunk while the avatar loads, not when the user first speaks.
+    // Local mode: fetch the engine's chunk while the view parses and draws the model, not when the user first speaks.
     if (AvatarSDK.config.mode === 'local' && !options.createLocalEngine) {
       WorkerEngine.preload(options.localEngine).catch(() => undefined); // start() reports it
     }
