@@ -50,6 +50,9 @@ const FLAGS = {
   'drain-timeout': { type: 'string' },
   'drain-delay': { type: 'string' },
   'avatars-dir': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'avatar-max-bytes': { type: 'string' },
+  'avatars-per-app': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
   'dev-credentials': { type: 'string' },
@@ -89,7 +92,15 @@ export const USAGE = `avatar-drive-service [options]
                                   may finish before the remaining sessions are closed (default 25)
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
                                   it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
-  --avatars-dir DIR               AVATAR_DRIVE_AVATARS_DIR (default: the built-in avatars of @avatar-drive/avatars)
+  --avatars-dir LIST              AVATAR_DRIVE_AVATARS_DIR: directories of avatars every app may use (<id>.glb,
+                                  <id>.vrm or <id>/avatar.glb + manifest.json), comma-separated; builtin names those
+                                  of @avatar-drive/avatars (default builtin; e.g. builtin,./my-avatars)
+  --data-dir DIR                  AVATAR_DRIVE_DATA_DIR: uploaded avatar files (avatar-files/) and, without Redis,
+                                  their records (avatar-records/<region>/); the same for every node of a region
+                                  (default .avatar-drive/ in the repository)
+  --avatar-max-bytes N            AVATAR_DRIVE_AVATAR_MAX_BYTES: largest avatar upload (default 33554432, 32 MiB)
+  --avatars-per-app N             AVATAR_DRIVE_AVATARS_PER_APP: most uploaded avatars per app (default 20)
+                                  AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS: longest validation of one upload (15000)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
@@ -204,7 +215,25 @@ export async function resolveConfig(
   }
 
   const defaultAvatars = builtInAvatarsDir();
-  const avatarsDir = values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? defaultAvatars;
+  const dataDir = resolve(values['data-dir'] ?? env.AVATAR_DRIVE_DATA_DIR ?? join(root, '.avatar-drive'));
+  const avatarMaxBytes = int(
+    '--avatar-max-bytes',
+    values['avatar-max-bytes'] ?? env.AVATAR_DRIVE_AVATAR_MAX_BYTES,
+  );
+  const avatarsPerApp = int(
+    '--avatars-per-app',
+    values['avatars-per-app'] ?? env.AVATAR_DRIVE_AVATARS_PER_APP,
+  );
+  const validationMs = int(
+    'AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS',
+    env.AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS,
+  );
+  // A comma-separated list; `builtin` names the built-ins, so `builtin,./my-avatars` serves both.
+  const avatarsDir = (values['avatars-dir'] ?? env.AVATAR_DRIVE_AVATARS_DIR ?? 'builtin')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .map((d) => (d === 'builtin' ? defaultAvatars : resolve(d)));
   const redisUrl = values['redis-url'] ?? env.REDIS_URL;
   const sentinelText = values['redis-sentinels'] ?? env.REDIS_SENTINELS;
   const redisSentinel = sentinelText
@@ -267,6 +296,12 @@ export async function resolveConfig(
     apps,
     signingKey,
     avatarsDir,
+    dataDir,
+    avatarUploads: {
+      ...(avatarMaxBytes !== undefined && { maxBytes: avatarMaxBytes }),
+      ...(avatarsPerApp !== undefined && { maxPerApp: avatarsPerApp }),
+      ...(validationMs !== undefined && { validationTimeoutMs: validationMs }),
+    },
     limits,
     engine: {
       ...(workers !== undefined && { workers }),

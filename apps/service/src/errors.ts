@@ -10,6 +10,8 @@ export interface HttpErrorEntry {
   code: AvatarErrorCode;
   title: string;
   detail: string;
+  /** Avatar file refusals: which kind (an AvatarFileProblem of @avatar-drive/core). */
+  problem?: string;
 }
 
 /** The HTTP error body every console and upgrade rejection uses. */
@@ -28,6 +30,8 @@ const TITLES: Partial<Record<AvatarErrorCode, string>> = {
   appIDUnrecognized: 'App ID or API key not recognized',
   appIDMismatch: 'App id mismatch',
   avatarNotFound: 'Avatar not found',
+  avatarInvalid: 'Avatar file refused',
+  avatarTooLarge: 'Avatar file too large',
   concurrencyLimit: 'Too many requests',
   invalidRequest: 'Invalid request',
   upstreamError: 'Upstream unavailable',
@@ -40,8 +44,13 @@ export function titleFor(code: AvatarErrorCode): string {
 }
 
 /** Builds the JSON error body for one error. */
-export function errorBody(status: number, code: AvatarErrorCode, detail: string): HttpErrorBody {
-  return { errors: [{ status, code, title: titleFor(code), detail }] };
+export function errorBody(
+  status: number,
+  code: AvatarErrorCode,
+  detail: string,
+  problem?: string,
+): HttpErrorBody {
+  return { errors: [{ status, code, title: titleFor(code), detail, ...(problem && { problem }) }] };
 }
 
 /** An AvatarError that also carries the HTTP status to answer with. */
@@ -70,6 +79,11 @@ export const errorBodySchema = {
           code: { type: 'string' },
           title: { type: 'string' },
           detail: { type: 'string' },
+          problem: {
+            type: 'string',
+            description:
+              'Avatar file refusals (avatarInvalid, avatarTooLarge): which kind (AVATAR_FILE_PROBLEMS).',
+          },
         },
       },
     },

@@ -3,9 +3,18 @@
  * ingress on one HTTP server.
  */
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
+import { DiskAvatarBlobStore } from './avatars/avatar-blobs.js';
 import { AvatarCatalog } from './avatars/avatar-catalog.js';
+import { AvatarDirectory } from './avatars/avatar-directory.js';
+import {
+  type AvatarUploadLimits,
+  AvatarUploads,
+  DEFAULT_AVATAR_UPLOAD_LIMITS,
+} from './avatars/avatar-uploads.js';
 import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
 import { type LiveKitEgressOptions, LiveKitEgressProvider } from './egress/livekit-egress.js';
 import { EgressRegistry } from './egress/registry.js';
@@ -22,6 +31,7 @@ import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import type { RegionId } from './regions.js';
+import { MemoryAvatarRecords } from './store/avatar-records.js';
 import { MemoryStore } from './store/memory-store.js';
 import { type RedisSentinelOptions, RedisStore } from './store/redis-store.js';
 import type { SharedStore } from './store/shared-store.js';
@@ -100,7 +110,20 @@ export interface ServiceOptions {
   tokenLedgerDir?: string;
   /** A ready store to use instead (tests). */
   store?: SharedStore;
-  avatarsDir?: string;
+  /**
+   * Directories of the avatars every app may use, in order (default in the CLI: those of
+   * @avatar-drive/avatars).
+   */
+  avatarsDir?: string | readonly string[];
+  /**
+   * Where the service keeps files: uploaded avatar files under `avatar-files/` (content-addressed), and
+   * without Redis their records under `avatar-records/<region>/`. Every node of a region must see
+   * the same directory (one machine, or a shared volume). Unset: uploads are kept in a temporary
+   * directory and in memory (tests).
+   */
+  dataDir?: string;
+  /** Bounds of avatar uploads (size, per-app count, validation time and concurrency). */
+  avatarUploads?: Partial<AvatarUploadLimits>;
   limits?: Partial<ServiceLimits>;
   engine?: EngineOptions;
   /**
@@ -124,7 +147,10 @@ export interface RunningService {
   readonly url: string;
   /** Ingress WebSocket URL, e.g. ws://127.0.0.1:8710/v2/driveningress (wss://… with TLS). */
   readonly ingressUrl: string;
+  /** The built-in avatars (from the avatars directory). */
   readonly avatars: AvatarCatalog;
+  /** Built-ins and every app's uploads. */
+  readonly directory: AvatarDirectory;
   readonly ingress: IngressServer;
   readonly metrics: ServiceMetrics;
   readonly store: SharedStore;
@@ -170,11 +196,27 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           waitReplicas: options.redisWaitReplicas ?? (options.redisSentinel ? 1 : 0),
           logger,
         })
-      : new MemoryStore(options.tokenLedgerDir ? { tokenLedgerDir: options.tokenLedgerDir } : {}));
+      : new MemoryStore({
+          ...(options.tokenLedgerDir && { tokenLedgerDir: options.tokenLedgerDir }),
+          ...(options.dataDir && {
+            avatarRecordsDir: join(options.dataDir, 'avatar-records', options.region),
+          }),
+        }));
   const avatars = options.avatarsDir ? await AvatarCatalog.load(options.avatarsDir) : AvatarCatalog.empty();
   for (const problem of avatars.problems) logger.warn(problem, 'avatar skipped');
   if (avatars.size === 0)
-    logger.warn({ dir: options.avatarsDir }, 'no avatars to serve: sessions will be refused (404)');
+    logger.warn({ dir: options.avatarsDir }, 'no built-in avatars: sessions need an uploaded avatar');
+  const blobs = new DiskAvatarBlobStore(
+    options.dataDir
+      ? join(options.dataDir, 'avatar-files')
+      : join(tmpdir(), `avatar-drive-avatars-${process.pid}`),
+  );
+  const directory = new AvatarDirectory(avatars, store.avatars ?? new MemoryAvatarRecords(), blobs);
+  const uploads = new AvatarUploads(
+    directory,
+    { ...DEFAULT_AVATAR_UPLOAD_LIMITS, ...options.avatarUploads },
+    logger,
+  );
 
   const engineOptions = options.engine ?? {};
   const driverOptions =
@@ -202,7 +244,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     tokens,
     store,
     limits,
-    avatars,
+    directory,
+    uploads,
+    avatarProblems: () => avatars.problems,
     region: options.region,
     engine,
     version: SERVICE_VERSION,
@@ -216,7 +260,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   ingress = new IngressServer({
     connections,
     apps,
-    avatars,
+    avatars: directory,
     tokens,
     store,
     engine,
@@ -240,6 +284,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url,
     ingressUrl: `${tlsPair ? 'wss' : 'ws'}://${host}:${address.port}/v2/driveningress`,
     avatars,
+    directory,
     ingress: running,
     metrics,
     store,

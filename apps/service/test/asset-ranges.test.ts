@@ -91,7 +91,11 @@ describe('/readyz and the persistence of the Redis it uses', () => {
   it('warns while Redis has neither RDB snapshots nor AOF, and stops once snapshots are on', async () => {
     const off = (await (await fetch(`${onRedis.url}/readyz`)).json()) as Json;
     expect(off.status).toBe('ready');
-    expect(off.warnings).toEqual([expect.stringMatching(/^store persistence off \(save "" appendonly no\)/)]);
+    // (The test avatars directory has two broken files: their warnings are about avatars.)
+    const about = (warnings: string[] | undefined) => (warnings ?? []).filter((w) => w.startsWith('store'));
+    expect(about(off.warnings)).toEqual([
+      expect.stringMatching(/^store persistence off \(save "" appendonly no\)/),
+    ]);
 
     const admin = new Redis(redis.url);
     // An RDB save rule (writes nothing until it fires; AOF would write files in the cwd).
@@ -99,6 +103,6 @@ describe('/readyz and the persistence of the Redis it uses', () => {
     admin.disconnect();
     const on = (await (await fetch(`${onRedis.url}/readyz`)).json()) as Json;
     expect(on.status).toBe('ready');
-    expect(on.warnings).toBeUndefined();
+    expect(about(on.warnings)).toEqual([]);
   });
 });

@@ -1,8 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvatarCatalog } from '../src/avatars/avatar-catalog.js';
 import type { RunningService } from '../src/service.js';
+import { makeGlb } from './support/glb.js';
+import { toVrm } from './support/glb-edit.js';
 import type { Json } from './support/harness.js';
 
 import {
@@ -33,10 +37,67 @@ describe('avatars directory', () => {
     expect(service.avatars.list().map((a) => a.id)).toEqual(['test-avatar', 'viseme-head']);
     const problems = service.avatars.problems.map((p) => `${p.path.split('/').pop()}: ${p.reason}`);
     expect(problems).toEqual([
-      expect.stringMatching(/^broken\.glb: not a GLB file/),
-      expect.stringMatching(/^no-targets\.glb: no morph targets named after ARKit/),
+      expect.stringMatching(/^broken\.glb: The file is not a GLB/),
+      expect.stringMatching(/^no-targets\.glb: Nothing in this avatar can move its mouth/),
     ]);
     expect(log.text).toMatch(/avatar skipped.*broken\.glb|broken\.glb.*avatar skipped/);
+  });
+
+  it('names a missing model file, refuses a wrong sha256 or size, and serves .vrm files', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'avd-own-avatars-'));
+    const glb = makeGlb(['jawOpen', 'viseme_aa']);
+    const sha256 = createHash('sha256').update(glb).digest('hex');
+    const manifest = (model: Record<string, unknown>) => JSON.stringify({ name: 'x', model });
+    await mkdir(join(own, 'lost'));
+    await writeFile(join(own, 'lost', 'manifest.json'), manifest({ uri: 'head.glb', sha256 }));
+    await mkdir(join(own, 'wrong-hash'));
+    await writeFile(join(own, 'wrong-hash', 'avatar.glb'), glb);
+    await writeFile(
+      join(own, 'wrong-hash', 'manifest.json'),
+      manifest({ uri: 'avatar.glb', sha256: '0'.repeat(64) }),
+    );
+    await mkdir(join(own, 'wrong-size'));
+    await writeFile(join(own, 'wrong-size', 'avatar.glb'), glb);
+    await writeFile(join(own, 'wrong-size', 'manifest.json'), manifest({ sha256, bytes: 12 }));
+    await mkdir(join(own, 'escape'));
+    await writeFile(join(own, 'escape', 'manifest.json'), manifest({ uri: '../wrong-hash/avatar.glb' }));
+    await mkdir(join(own, 'right'));
+    await writeFile(join(own, 'right', 'avatar.glb'), glb);
+    await writeFile(
+      join(own, 'right', 'manifest.json'),
+      manifest({ uri: 'avatar.glb', sha256, bytes: glb.length }),
+    );
+    await writeFile(join(own, 'vroid.vrm'), toVrm(glb, 1));
+    const catalog = await AvatarCatalog.load(own);
+    expect(catalog.list().map((a) => [a.id, a.format])).toEqual([
+      ['right', 'glb'],
+      ['vroid', 'vrm'],
+    ]);
+    expect(catalog.problems.map((p) => `${p.file}: ${p.reason}`)).toEqual([
+      expect.stringMatching(
+        /^escape\/manifest\.json: model\.uri must name a \.glb or \.vrm file next to manifest\.json/,
+      ),
+      'lost/head.glb: the model file head.glb named by lost/manifest.json is missing; put it next to manifest.json',
+      expect.stringMatching(
+        /^wrong-hash\/avatar\.glb: sha256 mismatch: wrong-hash\/manifest\.json says 0{64} but the file hashes to [0-9a-f]{64}/,
+      ),
+      expect.stringMatching(
+        /^wrong-size\/avatar\.glb: size mismatch: wrong-size\/manifest\.json says 12 bytes/,
+      ),
+    ]);
+    // Started on it, the service logs each skipped file by name and lists them in /readyz.
+    const ownLog = new LogCapture();
+    const started = await startTestService({ avatarsDir: own, log: ownLog });
+    try {
+      expect(ownLog.text).toMatch(/"file":"lost\/head\.glb".*"msg":"avatar skipped"/);
+      const ready = (await (await fetch(`${started.url}/readyz`)).json()) as Json;
+      expect(ready.warnings).toContain(
+        'avatar file lost/head.glb skipped: the model file head.glb named by lost/manifest.json is missing; put it next to manifest.json',
+      );
+    } finally {
+      await started.close();
+      await rm(own, { recursive: true, force: true });
+    }
   });
 
   it('a missing directory is a reported problem, not a crash', async () => {
@@ -160,5 +221,31 @@ describe('built-in avatars (@avatar-drive/avatars, built by `pnpm build`)', () =
       bytes: one.assets[0].size,
       sha256: one.assets[0].sha256,
     });
+  });
+});
+
+describe('configuration of avatars', () => {
+  it('AVATAR_DRIVE_AVATARS_DIR lists directories (builtin = the built-ins); uploads are bounded by env', async () => {
+    const { resolveConfig } = await import('../src/config.js');
+    const { builtInAvatarsDir } = await import('@avatar-drive/avatars/node');
+    const env = {
+      AVATAR_DRIVE_APPS: JSON.stringify([{ appId: 'a1', apiKeyHashes: [`sha256:${'0'.repeat(64)}`] }]),
+      AVATAR_DRIVE_SIGNING_KEY: 'x'.repeat(43),
+      AVATAR_DRIVE_AVATARS_DIR: 'builtin, /srv/my-avatars',
+      AVATAR_DRIVE_DATA_DIR: '/srv/avatar-drive-data',
+      AVATAR_DRIVE_AVATAR_MAX_BYTES: '1048576',
+      AVATAR_DRIVE_AVATARS_PER_APP: '3',
+    };
+    const resolved = await resolveConfig([], env);
+    if ('help' in resolved) throw new Error('unexpected help');
+    expect(resolved.options.avatarsDir).toEqual([builtInAvatarsDir(), '/srv/my-avatars']);
+    expect(resolved.options.dataDir).toBe('/srv/avatar-drive-data');
+    expect(resolved.options.avatarUploads).toEqual({ maxBytes: 1048576, maxPerApp: 3 });
+    const byDefault = await resolveConfig(['--avatars-dir', '/srv/only-mine'], {
+      ...env,
+      AVATAR_DRIVE_AVATARS_DIR: '',
+    });
+    if ('help' in byDefault) throw new Error('unexpected help');
+    expect(byDefault.options.avatarsDir).toEqual(['/srv/only-mine']);
   });
 });

@@ -119,10 +119,12 @@ const TICK_MS = 20;
 export class AvatarController {
   /**
    * Connection state changes (SDK and local mode): connecting → connected | failed; close() →
-   * disconnected. In local mode they follow the on-device engine: connecting while it loads,
-   * connected once it takes audio, failed when it cannot start or crashes.
+   * disconnected. With `failed` comes the failure (its `code` and `message`), as the iOS and
+   * Android SDKs carry it; the same error then reaches `onError`. In local mode they follow the
+   * on-device engine: connecting while it loads, connected once it takes audio, failed when it
+   * cannot start or crashes.
    */
-  onConnectionState: ((state: ConnectionState) => void) | undefined;
+  onConnectionState: ((state: ConnectionState, failure?: AvatarError) => void) | undefined;
   /** Conversation state changes: idle, playing (once per chunk), paused. */
   onConversationState: ((state: ConversationState) => void) | undefined;
   /** Errors that do not come back from a call (connection, server, playback). */
@@ -154,19 +156,29 @@ export class AvatarController {
   /** Host-mode conversations that entered audio-only mode: later animation is ignored. */
   readonly #audioOnly = new Set<string>();
   #lastSync: SyncStats | undefined;
+  /** Why the connection is `failed` (reported with that state). */
+  #failure: AvatarError | undefined;
 
   /** @internal Created by `AvatarView`; use `view.controller`. */
   constructor(host: ControllerHost, options: AvatarControllerOptions = {}) {
     this.#config = requireConfig('new AvatarView()');
     this.#host = host;
     this.#options = options;
-    this.#connection.onChange((state) => this.#emit(() => this.onConnectionState?.(state)));
+    this.#connection.onChange((state) => {
+      const failure = state === 'failed' ? this.#failure : undefined;
+      this.#emit(() => this.onConnectionState?.(state, failure));
+    });
     this.#conversation.onChange((state) => this.#emit(() => this.onConversationState?.(state)));
   }
 
   /** Current connection state (always `disconnected` in Host mode). */
   get connectionState(): ConnectionState {
     return this.#connection.state;
+  }
+
+  /** The failure behind a `failed` connection state (`code`, `message`); `undefined` in any other state. */
+  get connectionFailure(): AvatarError | undefined {
+    return this.#connection.state === 'failed' ? this.#failure : undefined;
   }
 
   /** Current conversation state. */
@@ -250,6 +262,7 @@ export class AvatarController {
               cause,
               phase: 'connect',
             });
+      this.#failure = error;
       this.#connection.apply('error');
       this.#emit(() => this.onError?.(error));
       throw error;
@@ -288,6 +301,7 @@ export class AvatarController {
       if (this.#ingress !== ingress) throw error; // close() during connect
       this.#ingress = undefined;
       const avatarError = error as AvatarError;
+      this.#failure = avatarError;
       this.#connection.apply('error');
       this.#emit(() => this.onError?.(avatarError));
       throw avatarError;
@@ -572,6 +586,14 @@ export class AvatarController {
     return sample.frame;
   }
 
+  /**
+   * @internal Reports an error of the platform's view (its surface or model failed) through
+   * `onError`, in order with the other callbacks.
+   */
+  reportError(error: AvatarError): void {
+    this.#emit(() => this.onError?.(error));
+  }
+
   /** @internal Releases everything (called by AvatarView.dispose). */
   dispose(): void {
     if (this.#disposed) return;
@@ -630,6 +652,7 @@ export class AvatarController {
     local?.close();
     this.#stopPlayback();
     if (this.#conversation.state !== 'idle') this.#conversation.apply('reset');
+    this.#failure = error;
     this.#connection.apply('error');
     this.#emit(() => this.onError?.(error));
   }
@@ -642,6 +665,7 @@ export class AvatarController {
     this.#stopPlayback();
     if (this.#conversation.state !== 'idle') this.#conversation.apply('reset');
     if (error) {
+      this.#failure = error;
       this.#connection.apply('error');
       this.#emit(() => this.onError?.(error));
       const refresh = this.#options.refreshSessionToken;

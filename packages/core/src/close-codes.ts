@@ -146,6 +146,7 @@ export const CLOSE_CODE_TABLE: readonly CloseCodeInfo[] = Object.freeze([
     meaning: 'The server is overloaded; reconnect with backoff.',
   }),
   row('InvalidRequest', C.InvalidRequest, 'invalidRequest', {
+    alsoFor: ['avatarInvalid', 'avatarTooLarge'],
     retryable: false,
     policy: 'never',
     meaning: 'The request is malformed; fix it before sending it again.',

@@ -30,6 +30,8 @@ export const AVATAR_ERROR_CODES = [
   'notInitialized',
   'invalidState',
   'assetDownloadFailed',
+  'avatarInvalid',
+  'avatarTooLarge',
   'unknown',
 ] as const;
 

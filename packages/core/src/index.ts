@@ -11,6 +11,8 @@ export * from './audio/resample.js';
 export * from './audio/validate.js';
 export * from './audio/wav.js';
 export * from './audio-format.js';
+export * from './avatar-coverage.js';
+export * from './avatar-file-problems.js';
 export * from './close-codes.js';
 export * from './environments.js';
 export * from './errors.js';

@@ -44,14 +44,21 @@ describe('AvatarError ⇄ ServerError', () => {
       const n = SERVER_ERROR_CODES[code];
       return Object.values(SERVER_ERROR_CODES).filter((m) => m === n).length === 1;
     });
-    expect(own).toEqual(
-      expect.arrayContaining(['invalidRequest', 'protocolError', 'unsupportedSampleRate', 'avatarNotFound']),
-    );
+    expect(own).toEqual(expect.arrayContaining(['protocolError', 'unsupportedSampleRate', 'avatarNotFound']));
     for (const code of own) {
       const back = serverErrorToAvatarError(avatarErrorToServerError(new AvatarError(code, `m ${code}`)));
       expect(back.code).toBe(code);
       expect(back.message).toBe(`m ${code}`);
       if (!(SERVER_ERROR_CODES[code] in CLOSE_CODES)) expect(back.closeCode).toBeUndefined();
+    }
+  });
+
+  it('avatar file refusals (HTTP only) share InvalidRequest; it reads back as invalidRequest', () => {
+    for (const code of ['invalidRequest', 'avatarInvalid', 'avatarTooLarge'] as const) {
+      expect(SERVER_ERROR_CODES[code]).toBe(SERVER_ERROR_CODES.invalidRequest);
+      const back = serverErrorToAvatarError(avatarErrorToServerError(new AvatarError(code, 'm')));
+      expect(back.code).toBe('invalidRequest');
+      expect(back.retryable).toBe(false);
     }
   });
 

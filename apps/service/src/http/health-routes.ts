@@ -10,6 +10,8 @@ export interface HealthRouteDeps {
   engine: EnginePool;
   metrics: ServiceMetrics;
   version: string;
+  /** Files of the avatars directory that were skipped: /readyz lists them as warnings. */
+  avatarProblems?: () => readonly { file: string; reason: string }[];
   /** True once the node drains (SIGTERM): /readyz answers 503 so load balancers send no more. */
   isDraining?: () => boolean;
 }
@@ -66,6 +68,8 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
       checks.engine = deps.engine.ready() ? `ok (${deps.engine.mode})` : 'unavailable';
       const ready = Object.values(checks).every((c) => c.startsWith('ok'));
       const warnings = ready ? await storeWarnings(deps.store) : [];
+      for (const p of deps.avatarProblems?.() ?? [])
+        warnings.push(`avatar file ${p.file} skipped: ${p.reason}`);
       reply.code(ready ? 200 : 503);
       return {
         status: ready ? 'ready' : 'unavailable',

@@ -64,10 +64,12 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     let status = 500;
     let code: import('@avatar-drive/core').AvatarErrorCode = 'serverError';
     let detail = 'The server failed. Retry; if it keeps failing, report it with the time of the request.';
+    let problem: string | undefined;
     if (isAvatarError(error)) {
       status = error.httpStatus ?? 400;
       code = error.code;
       detail = error.message;
+      if (typeof error.details?.problem === 'string') problem = error.details.problem;
       const headers = error.details?.headers as Record<string, string> | undefined;
       if (headers) reply.headers(headers);
     } else if ((error as { validation?: unknown }).validation) {
@@ -92,7 +94,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .send(errorBody(status, code, detail));
+      .send(errorBody(status, code, detail, problem));
   });
 
   app.addHook('onResponse', async (request, reply) => {

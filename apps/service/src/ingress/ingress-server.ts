@@ -25,7 +25,7 @@ import {
 } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
+import type { AvatarDirectory } from '../avatars/avatar-directory.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine-pool/engine-pool.js';
@@ -43,7 +43,8 @@ export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'
 
 export interface IngressDeps {
   apps: AppRegistry;
-  avatars: AvatarCatalog;
+  /** Built-ins and each app's own uploads (an app may only open sessions with those it sees). */
+  avatars: Pick<AvatarDirectory, 'has'>;
   tokens: SessionTokens;
   store: SharedStore;
   engine: EnginePool;
@@ -208,7 +209,16 @@ export class IngressServer {
       );
       return;
     }
-    if (!avatars.get(avatarId)) {
+    const known = await avatars.has(appId, avatarId);
+    if (known === 'unavailable') {
+      refuse(
+        503,
+        'upstreamError',
+        'The service cannot look avatars up right now (shared store unavailable). Retry with backoff.',
+      );
+      return;
+    }
+    if (!known) {
       refuse(
         404,
         'avatarNotFound',

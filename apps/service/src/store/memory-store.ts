@@ -4,18 +4,23 @@
  * directory (both regions of the embedded default) honours it; limits and session counts stay per
  * process.
  */
+import { type AvatarRecords, DirectoryAvatarRecords, MemoryAvatarRecords } from './avatar-records.js';
 import { DirectoryLedger } from './directory-ledger.js';
 import type { RateLimitResult, SharedStore } from './shared-store.js';
 
 export interface MemoryStoreOptions {
   /** Keep the single-use ledger in this directory (see {@link DirectoryLedger}). */
   tokenLedgerDir?: string;
+  /** Keep uploaded avatars' metadata in this directory (shared like the ledger); else in memory. */
+  avatarRecordsDir?: string;
 }
 
 export class MemoryStore implements SharedStore {
   readonly kind = 'memory';
   /** The shared single-use ledger, when there is one. */
   readonly ledger: DirectoryLedger | undefined;
+  /** Uploaded avatars' metadata. */
+  readonly avatars: AvatarRecords;
   readonly #usedTokens = new Map<string, number>();
   readonly #sessions = new Map<string, Set<string>>();
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
@@ -23,6 +28,9 @@ export class MemoryStore implements SharedStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     this.ledger = options.tokenLedgerDir ? new DirectoryLedger(options.tokenLedgerDir) : undefined;
+    this.avatars = options.avatarRecordsDir
+      ? new DirectoryAvatarRecords(options.avatarRecordsDir)
+      : new MemoryAvatarRecords();
   }
 
   async consumeToken(jti: string, expiresAtMs: number): Promise<boolean> {

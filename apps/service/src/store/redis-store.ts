@@ -17,6 +17,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { type AvatarRecords, RedisAvatarRecords } from './avatar-records.js';
 import {
   type RateLimitResult,
   type SharedStore,
@@ -88,6 +89,8 @@ export interface RedisStoreOptions {
 
 export class RedisStore implements SharedStore {
   readonly kind = 'redis';
+  /** Uploaded avatars' metadata, in this Redis (every node of the region sees them). */
+  readonly avatars: AvatarRecords;
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #leaseMs: number;
@@ -153,6 +156,7 @@ export class RedisStore implements SharedStore {
     });
     this.#renewTimer = setInterval(() => void this.#renewAll(), Math.max(100, this.#leaseMs / 3));
     this.#renewTimer.unref();
+    this.avatars = new RedisAvatarRecords((command) => this.#run(() => command(this.#redis)), this.#prefix);
   }
 
   async consumeToken(jti: string, expiresAtMs: number): Promise<boolean> {

@@ -33,6 +33,11 @@ export interface SharedStore {
    * store that does not forgets used tokens on restart, so each works once more until it expires.
    */
   persistence?(): Promise<StorePersistence>;
+  /**
+   * Uploaded avatars' metadata (see avatar-records.ts). Optional for stores made by embedders;
+   * the service keeps them in its own memory without one.
+   */
+  readonly avatars?: import('./avatar-records.js').AvatarRecords;
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -14,8 +14,9 @@ export function makeGlb(targetNames: readonly string[], options: { assetVersion?
     componentType: 5126,
     count: 3,
     type: 'VEC3',
-    min: [0, 0, 0],
-    max: [1, 1, i === 0 ? 0 : 0.01],
+    // Exact bounds (the Khronos validator checks them): base triangle, then +0.01 z deltas.
+    min: i === 0 ? [0, 0, 0] : [0, 0, Math.fround(0.01)],
+    max: i === 0 ? [1, 1, 0] : [0, 0, Math.fround(0.01)],
   });
   const gltf = {
     asset: { version: options.assetVersion ?? '2.0', generator: 'avatar-drive service tests' },

@@ -91,7 +91,9 @@ function rig(
     },
   );
   controllers.push(r.c);
-  r.c.onConnectionState = (s) => r.events.push(`connection:${s}`);
+  // `failed` carries the failure's code (as on iOS and Android); the same error then reaches onError.
+  r.c.onConnectionState = (s, failure) =>
+    r.events.push(s === 'failed' ? `connection:failed:${failure?.code}` : `connection:${s}`);
   r.c.onConversationState = (s) => r.events.push(`conversation:${s}`);
   r.c.onError = (e) => r.events.push(`error:${e.code}`);
   return r;
@@ -197,7 +199,11 @@ describe('SDK mode against the real service', () => {
     while (Date.now() / 1000 <= expireAt + 0.2) await sleep(100);
     const error = (await r.c.start().catch((e: AvatarError) => e)) as AvatarError;
     expect(error).toMatchObject({ code: 'sessionTokenExpired', retryable: false });
-    expect(r.events).toEqual(['connection:connecting', 'connection:failed', 'error:sessionTokenExpired']);
+    expect(r.events).toEqual([
+      'connection:connecting',
+      'connection:failed:sessionTokenExpired',
+      'error:sessionTokenExpired',
+    ]);
     expect(r.opened).toEqual([primary.ingressUrl]);
   });
 
@@ -212,7 +218,11 @@ describe('SDK mode against the real service', () => {
     // where a region with its own single-use ledger would have taken the spent token again.
     expect(error).toMatchObject({ code: 'sessionTokenInvalid', retryable: false, httpStatus: 401 });
     expect(error.message).toMatch(/^Invalid session token/);
-    expect(r.events).toEqual(['connection:connecting', 'connection:failed', 'error:sessionTokenInvalid']);
+    expect(r.events).toEqual([
+      'connection:connecting',
+      'connection:failed:sessionTokenInvalid',
+      'error:sessionTokenInvalid',
+    ]);
     expect(r.opened).toEqual([primary.ingressUrl, primary.ingressUrl]);
   });
 });
@@ -231,7 +241,7 @@ describe('region fallback against real processes', () => {
       if (Date.now() > deadline) throw new Error(`no failure after the kill: ${r.events}`);
       await sleep(20);
     }
-    expect(r.events.slice(-2)).toEqual(['connection:failed', 'error:connectionClosed']);
+    expect(r.events.slice(-2)).toEqual(['connection:failed:connectionClosed', 'error:connectionClosed']);
     expect(r.c.conversationState).toBe('idle');
 
     // A fresh token (the old one was consumed): the dead primary refuses, the backup takes it.
@@ -272,7 +282,7 @@ describe('reconnect after a drop (refreshSessionToken)', () => {
     expect(refreshed).toBe(1);
     // The service's ServerError (4503, shutting down) and its close are one error, reported once.
     expect(r.events).toEqual([
-      'connection:failed',
+      'connection:failed:upstreamError',
       'error:upstreamError',
       'connection:connecting',
       'connection:connected',

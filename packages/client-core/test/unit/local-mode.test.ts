@@ -151,6 +151,7 @@ describe("AvatarController, drivingServiceMode 'local'", () => {
     await expect(a.controller.start()).rejects.toMatchObject({ code: 'invalidState' });
     await flush();
     expect(a.events).toEqual(['connection:connecting', 'connection:failed', 'error:invalidState']);
+    expect(a.controller.connectionFailure?.code).toBe('invalidState');
     expect(broken.calls).toEqual(['open 16000', 'close']);
     AvatarSDK.reset();
 
@@ -162,6 +163,7 @@ describe("AvatarController, drivingServiceMode 'local'", () => {
     engine.events!.onFailure(new AvatarError('upstreamError', 'The on-device engine crashed'));
     await flush();
     expect(b.controller.connectionState).toBe('failed');
+    expect(b.controller.connectionFailure?.code).toBe('upstreamError');
     expect(b.events.slice(-3)).toEqual(['conversation:idle', 'connection:failed', 'error:upstreamError']);
     expect(() => b.controller.send(new Int16Array(160))).toThrow(/start\(\)/);
     // Frames from the dead engine are ignored.
