@@ -67,6 +67,8 @@ const TAG_BYTES = 8;
 export abstract class BenchSession {
   /** Set when the bench closes the session (or gives up on it): a close is then no error. */
   stopped = false;
+  /** Set when the service refused the session for overload (close 4503 before confirmation). */
+  refused = false;
   /** Resolves on ServerConfirmSession. */
   readonly ready: Promise<void>;
   #confirm!: () => void;
@@ -154,6 +156,10 @@ export abstract class BenchSession {
         }
         break;
       case MESSAGE_ERROR:
+        // Before confirmation a ServerError is the session failing to open (counted once, by
+        // the ramp, as an error or a refusal); afterwards it is an error of the step.
+        if (this.#confirmed) this.options.stats.errors++;
+        break;
       case 0: // malformed
         this.options.stats.errors++;
         break;
@@ -200,6 +206,12 @@ export abstract class BenchSession {
       this.stopped = true;
       this.options.stats.errors++;
     }
+  }
+
+  /** The service sent a close frame with `code`: 4503 before confirmation is a refusal (overload, drain). */
+  protected closedBy(code: number): void {
+    if (!this.#confirmed && code === 4503) this.refused = true;
+    this.failed(new Error(`closed by the service with ${code}`));
   }
 
   /** The connection closed. */

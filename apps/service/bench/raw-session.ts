@@ -158,7 +158,7 @@ export class RawBenchSession extends BenchSession implements ServerFrameHandler 
   onClose(code: number): void {
     if (this.#state === 'open') {
       // Closed by the service: answer with its code, as RFC 6455 §5.5.1 asks.
-      this.failed(new Error(`closed by the service with ${code}`));
+      this.closedBy(code);
       this.#state = 'closing';
       this.#socket.end(clientCloseFrame(code === 1005 ? NORMAL_CLOSURE : code));
     } else this.#socket.end();

@@ -33,8 +33,12 @@
  * Flags: --steps 50,100,200,300,400  --hold 8 (s per step)  --modes inline,workers,processes
  *        --workers 2 (engine threads, or service processes in mode `processes`, which starts a
  *        redis-server)  --engine-module SPEC (default @avatar-drive/engine)  --client raw|ws|raw,ws
- *        --client-nice -5  --json
- * Env: AVD_BENCH_NODE_ARGS (extra node flags for the service, e.g. --cpu-prof --cpu-prof-dir=DIR).
+ *        --client-nice -5  --service-main FILE (another checkout's service, as a peer)  --json
+ * Env: AVD_BENCH_NODE_ARGS (extra node flags for the service, e.g. --cpu-prof --cpu-prof-dir=DIR);
+ * the service's own variables pass through (e.g. AVATAR_DRIVE_OVERLOAD_LAG_MS=0
+ * AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT=0 turns its load shedding off). Sessions the service refuses
+ * with 4503 while ramping up (overload) are counted as refused, not as errors, and left out of the
+ * per-session figures.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -65,9 +69,14 @@ lateness, CPU and memory per step (see the comment at the top of apps/service/be
   --engine-module SPEC         driver module (default @avatar-drive/engine)
   --client raw|ws|raw,ws       bench client (default raw)
   --client-nice -5             the bench's own priority
+  --service-nice 0             the service's (on a shared machine, e.g. --client-nice 9 --service-nice 10)
+  --service-main FILE          the service's main.ts to start (default this checkout's; another
+                               checkout's to compare code versions on the same bench client)
   --json                       also print the results as JSON
   -h, --help                   this text
-Env: AVD_BENCH_NODE_ARGS (extra node flags for the service).`;
+Env: AVD_BENCH_NODE_ARGS (extra node flags for the service); the service's own variables pass
+through, e.g. AVATAR_DRIVE_OVERLOAD_LAG_MS=0 AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT=0 (no load shedding).
+Sessions refused with 4503 (overload) count as refused, not as errors.`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(USAGE);
@@ -88,6 +97,8 @@ const { values } = parseArgs({
     'app-id': { type: 'string' },
     avatar: { type: 'string' },
     pids: { type: 'string' },
+    'service-main': { type: 'string' },
+    'service-nice': { type: 'string', default: '0' },
   },
 });
 const STEPS = values.steps!.split(',').map(Number);
@@ -113,12 +124,13 @@ const TICK_MS = 5;
 /** The calibration session runs until its first utterance has ended, or this long. */
 const CALIBRATION_MAX_MS = 15_000;
 /** The service's priority (the bench's own may be raised with --client-nice). */
-const SERVICE_NICE = 0;
+const SERVICE_NICE = Number(values['service-nice']);
 /** Sessions opened at once while ramping up. */
 const RAMP_BATCH = 10;
 /** Steps stop after one whose p99 lateness passed this (the criterion is 40 ms). */
 const STOP_P99_MS = 150;
-const serviceMain = join(import.meta.dirname, '../src/main.ts');
+/** The service to start: this checkout's, or another's (`--service-main`: a peer in the same run). */
+const serviceMain = values['service-main'] ?? join(import.meta.dirname, '../src/main.ts');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------- speech
@@ -266,6 +278,10 @@ interface ProcStats {
   user: number;
   sys: number;
   rss: number;
+  /** Read- and write-type system calls (`syscr` + `syscw` of /proc/PID/io; all threads). */
+  syscalls: number;
+  /** The write-type ones alone (`syscw`: write, writev, send…). */
+  writeSyscalls: number;
 }
 
 /** CPU seconds (user, system) and RSS of processes plus their direct children (cluster processes). */
@@ -280,7 +296,7 @@ async function processStats(roots: number[]): Promise<ProcStats> {
       // exited meanwhile
     }
   }
-  const total: ProcStats = { user: 0, sys: 0, rss: 0 };
+  const total: ProcStats = { user: 0, sys: 0, rss: 0, syscalls: 0, writeSyscalls: 0 };
   for (const p of pids) {
     try {
       const stat = (await readFile(`/proc/${p}/stat`, 'utf8')).split(') ')[1]!.split(' ');
@@ -288,6 +304,10 @@ async function processStats(roots: number[]): Promise<ProcStats> {
       total.user += Number(stat[11]) / 100;
       total.sys += Number(stat[12]) / 100;
       total.rss += Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+      const io = await readFile(`/proc/${p}/io`, 'utf8').catch(() => '');
+      const writes = Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+      total.syscalls += Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + writes;
+      total.writeSyscalls += writes;
     } catch {
       // exited meanwhile
     }
@@ -341,7 +361,20 @@ interface StepResult {
   clientUserPctPerSession: number;
   clientSysPctPerSession: number;
   rssPerSessionKb: number;
+  /** The service's read + write system calls per session per second (/proc/PID/io). */
+  syscallsPerSessionSecond: number;
+  /**
+   * The service's CPU (µs) and system calls per animation frame delivered in the hold: the cost of
+   * the work actually done, which a service starved by other work (and so behind) still reports
+   * comparably.
+   */
+  serviceUsPerFrame: number;
+  syscallsPerFrame: number;
+  /** Write-type system calls per frame delivered (each animation message is one frame here). */
+  writesPerFrame: number;
   errors: number;
+  /** Sessions the service refused with 4503 (overload) while ramping up: not errors, not in the per-session figures. */
+  refused: number;
   /** Utterances whose end=true arrived during the hold, and those of them with a frame missing or extra. */
   utterancesEnded: number;
   utterancesIncomplete: number;
@@ -472,6 +505,7 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
           );
         }
         let failed = 0;
+        let refused = 0;
         for (let i = 0; i < target; i += RAMP_BATCH) {
           const batch = tokens
             .slice(i, i + RAMP_BATCH)
@@ -482,8 +516,12 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
               sessions.push(batch[k]!);
               return;
             }
-            failed++;
             batch[k]!.terminate();
+            if (batch[k]!.refused) {
+              refused++;
+              return;
+            }
+            failed++;
             if (failed === 1) console.error(`a session failed to open: ${(outcome.reason as Error).message}`);
           });
           await sleep(20);
@@ -505,25 +543,32 @@ async function runMode(mode: Mode, messages: ClientMessages): Promise<StepResult
         const after = await processStats(pid);
         const serviceCores = (after.user + after.sys - before.user - before.sys) / wall;
         const latenessP99 = stats.lateness.percentile(99);
-        const clientPct = (micros: number) => (micros / 1e6 / wall / target) * 100;
+        // Per-session figures are over the sessions the service took (all of them unless it shed load).
+        const open = Math.max(1, target - refused);
+        const clientPct = (micros: number) => (micros / 1e6 / wall / open) * 100;
         const result: StepResult = {
           mode,
           client: kind,
           sessions: target,
           frames: stats.lateness.length,
-          deliveredPct: (stats.lateness.length / (target * 25 * wall)) * 100,
+          deliveredPct: (stats.lateness.length / (open * 25 * wall)) * 100,
           latenessP50: stats.lateness.percentile(50),
           latenessP99,
           firstFrameP50: stats.firstFrame.percentile(50),
           firstFrameP99: stats.firstFrame.percentile(99),
           serviceUserCores: (after.user - before.user) / wall,
           serviceSysCores: (after.sys - before.sys) / wall,
-          servicePctPerSession: (serviceCores * 100) / target,
+          servicePctPerSession: (serviceCores * 100) / open,
           clientPctPerSession: clientPct(client.user + client.system),
           clientUserPctPerSession: clientPct(client.user),
           clientSysPctPerSession: clientPct(client.system),
-          rssPerSessionKb: (after.rss - baseline.rss) / target / 1024,
+          rssPerSessionKb: (after.rss - baseline.rss) / open / 1024,
+          syscallsPerSessionSecond: (after.syscalls - before.syscalls) / wall / open,
+          serviceUsPerFrame: ((serviceCores * wall) / Math.max(1, stats.lateness.length)) * 1e6,
+          syscallsPerFrame: (after.syscalls - before.syscalls) / Math.max(1, stats.lateness.length),
+          writesPerFrame: (after.writeSyscalls - before.writeSyscalls) / Math.max(1, stats.lateness.length),
           errors: stats.errors,
+          refused,
           utterancesEnded: stats.utteranceFrames.length,
           utterancesIncomplete: stats.incomplete,
           clientLagP99: lag.percentile(99),
@@ -555,7 +600,7 @@ function report(r: StepResult): void {
     `${r.mode.padEnd(9)} ${r.client.padEnd(3)} ${String(r.sessions).padStart(4)} sessions  frames ${fmt(r.deliveredPct, 0)}% of due  lateness p50 ${fmt(r.latenessP50)} p99 ${fmt(r.latenessP99)} ms  ` +
       `first frame p50 ${fmt(r.firstFrameP50)} p99 ${fmt(r.firstFrameP99)} ms  ` +
       `service ${fmt(r.serviceUserCores + r.serviceSysCores, 2)} cores (user ${fmt(r.serviceUserCores, 2)} sys ${fmt(r.serviceSysCores, 2)}) = ${fmt(r.servicePctPerSession, 2)}%/session  ` +
-      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  errors ${r.errors}  ` +
+      `bench client ${fmt(r.clientPctPerSession, 3)}%/session (user ${fmt(r.clientUserPctPerSession, 3)} sys ${fmt(r.clientSysPctPerSession, 3)})  RSS ${fmt(r.rssPerSessionKb, 0)} KiB/session  syscalls ${fmt(r.syscallsPerSessionSecond)}/session/s  per frame: service ${fmt(r.serviceUsPerFrame)} µs, ${fmt(r.syscallsPerFrame, 2)} syscalls (${fmt(r.writesPerFrame, 2)} writes)  errors ${r.errors}  refused ${r.refused}  ` +
       `utterances ended ${r.utterancesEnded} (incomplete ${r.utterancesIncomplete})  ` +
       `pacing lag p99 ${fmt(r.clientLagP99)} ms  engine ${fmt(r.engineMsPerAudioSecond, 2)} ms/audio s  load ${fmt(r.loadStart)}→${fmt(r.loadEnd)}${r.held ? '  HELD' : ''}`,
   );
@@ -568,15 +613,15 @@ function report(r: StepResult): void {
 /** The per-step table, ready to paste into docs/benchmarks.md. */
 function markdown(results: StepResult[]): string {
   const rows = [
-    '| Mode | Client | Sessions | Held | Frames delivered | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session (user + sys) | RSS / session | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
-    '| --- | --- | ---: | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Mode | Client | Sessions (refused) | Held | Frames delivered | Lateness p50 / p99 (ms) | First frame p50 / p99 (ms) | Service cores (user + sys) | Service % core / session | Bench client % core / session (user + sys) | RSS / session | Syscalls / session / s | Engine ms / audio s | Pacing lag p99 | Load (1 min) start → end |',
+    '| --- | --- | ---: | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of results) {
     rows.push(
-      `| ${r.mode} | ${r.client} | ${r.sessions} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.deliveredPct, 0)} % | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
+      `| ${r.mode} | ${r.client} | ${r.sessions}${r.refused > 0 ? ` (${r.refused})` : ''} | ${r.held ? '**yes**' : 'no'} | ${fmt(r.deliveredPct, 0)} % | ${fmt(r.latenessP50)} / ${fmt(r.latenessP99)} | ${fmt(r.firstFrameP50)} / ${fmt(r.firstFrameP99)} | ` +
         `${fmt(r.serviceUserCores + r.serviceSysCores, 2)} (${fmt(r.serviceUserCores, 2)} + ${fmt(r.serviceSysCores, 2)}) | ${fmt(r.servicePctPerSession, 2)} | ` +
         `${fmt(r.clientPctPerSession, 3)} (${fmt(r.clientUserPctPerSession, 3)} + ${fmt(r.clientSysPctPerSession, 3)}) | ` +
-        `${fmt(r.rssPerSessionKb, 0)} KiB | ${fmt(r.engineMsPerAudioSecond, 2)} | ${fmt(r.clientLagP99)} ms | ${fmt(r.loadStart)} → ${fmt(r.loadEnd)} |`,
+        `${fmt(r.rssPerSessionKb, 0)} KiB | ${fmt(r.syscallsPerSessionSecond)} | ${fmt(r.engineMsPerAudioSecond, 2)} | ${fmt(r.clientLagP99)} ms | ${fmt(r.loadStart)} → ${fmt(r.loadEnd)} |`,
     );
   }
   return rows.join('\n');
@@ -590,7 +635,7 @@ const started = new Date();
 const clientNice = Number(values['client-nice']);
 try {
   setPriority(clientNice);
-  console.log(`bench client at nice ${clientNice} (the service at 0)`);
+  console.log(`bench client at nice ${clientNice} (the service at ${SERVICE_NICE})`);
 } catch {
   console.log(`bench client at nice 0 (nice ${clientNice} not permitted; see the pacing lag column)`);
 }

@@ -24,7 +24,10 @@ export class WsBenchSession extends BenchSession {
       else this.unexpected(); // a text frame: the service never sends one
     });
     this.#ws.on('error', (error) => this.failed(error));
-    this.#ws.once('close', () => this.closed());
+    this.#ws.once('close', (code) => {
+      if (code >= 4000) this.closedBy(code);
+      this.closed();
+    });
   }
 
   protected isOpen(): boolean {

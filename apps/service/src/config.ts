@@ -49,6 +49,8 @@ const FLAGS = {
   'redis-wait-replicas': { type: 'string' },
   'drain-timeout': { type: 'string' },
   'drain-delay': { type: 'string' },
+  'overload-lag-ms': { type: 'string' },
+  'overload-busy-percent': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'data-dir': { type: 'string' },
   'avatar-max-bytes': { type: 'string' },
@@ -92,6 +94,11 @@ export const USAGE = `avatar-drive-service [options]
                                   may finish before the remaining sessions are closed (default 25)
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
                                   it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
+  --overload-lag-ms MS            AVATAR_DRIVE_OVERLOAD_LAG_MS: refuse new sessions (4503, /readyz 503) while the
+                                  event loop's p99 lateness over 0.5 s windows is above this while the process
+                                  uses at least half a core (default 50; 0 = off)
+  --overload-busy-percent P       AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT: … or while the event loop is busier than P %
+                                  of the window (default 95; 0 = off). Both 0: never shed load
   --avatars-dir LIST              AVATAR_DRIVE_AVATARS_DIR: directories of avatars every app may use (<id>.glb,
                                   <id>.vrm or <id>/avatar.glb + manifest.json), comma-separated; builtin names those
                                   of @avatar-drive/avatars (default builtin; e.g. builtin,./my-avatars)
@@ -257,6 +264,16 @@ export async function resolveConfig(
     values['drain-timeout'] ?? env.AVATAR_DRIVE_DRAIN_TIMEOUT_SECONDS,
   );
   const drainDelayMs = int('--drain-delay', values['drain-delay'] ?? env.AVATAR_DRIVE_DRAIN_DELAY_MS);
+  const overloadLagMs = int(
+    '--overload-lag-ms',
+    values['overload-lag-ms'] ?? env.AVATAR_DRIVE_OVERLOAD_LAG_MS,
+  );
+  const busyPercent = int(
+    '--overload-busy-percent',
+    values['overload-busy-percent'] ?? env.AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT,
+  );
+  if (busyPercent !== undefined && busyPercent > 100)
+    throw new Error(`--overload-busy-percent is a share of the time, 0 … 100; got ${busyPercent}.`);
   const shared = Boolean(redisUrl || redisSentinel);
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   if (publicUrl !== undefined && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? '')) {
@@ -313,6 +330,10 @@ export async function resolveConfig(
     ...(redisWaitReplicas !== undefined && { redisWaitReplicas }),
     ...(drainSeconds !== undefined && { drainTimeoutMs: drainSeconds * 1000 }),
     ...(drainDelayMs !== undefined && { drainDelayMs }),
+    overload: {
+      ...(overloadLagMs !== undefined && { lagMs: overloadLagMs }),
+      ...(busyPercent !== undefined && { busyPercent }),
+    },
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),
     ...(certFile && keyFile && { tls: { certFile: resolve(certFile), keyFile: resolve(keyFile) } }),

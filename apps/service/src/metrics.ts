@@ -5,6 +5,7 @@
  * at hundreds of sessions.
  */
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { OverloadGuard } from './ingress/overload-guard.js';
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -14,6 +15,7 @@ export class ServiceMetrics {
   readonly engineCpuSeconds: Counter;
   readonly errors: Counter<'code'>;
   readonly tokensIssued: Counter;
+  readonly overloadRefusals: Counter;
   #audioTotal = 0;
   #cpuTotal = 0;
   #audioPending = 0;
@@ -76,6 +78,39 @@ export class ServiceMetrics {
       name: 'avatar_drive_session_tokens_issued_total',
       help: 'Session tokens minted by the console API.',
       registers: [this.registry],
+    });
+    this.overloadRefusals = new Counter({
+      name: 'avatar_drive_sessions_refused_overload_total',
+      help: 'New sessions refused (4503) because this instance was overloaded (event-loop lateness or utilization).',
+      registers: [this.registry],
+    });
+  }
+
+  /** Exposes what `guard` measures: whether it sheds, and its last window's lateness and utilization. */
+  watchOverload(guard: OverloadGuard): void {
+    new Gauge({
+      name: 'avatar_drive_overloaded',
+      help: '1 while this instance refuses new sessions for overload, else 0.',
+      registers: [this.registry],
+      collect() {
+        this.set(guard.shedding ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'avatar_drive_event_loop_lag_p99_seconds',
+      help: "p99 event-loop lateness over the overload guard's last window.",
+      registers: [this.registry],
+      collect() {
+        this.set(guard.reading.lagP99Ms / 1000);
+      },
+    });
+    new Gauge({
+      name: 'avatar_drive_event_loop_utilization',
+      help: "Share of the overload guard's last window the event loop was busy (0 … 1).",
+      registers: [this.registry],
+      collect() {
+        this.set(guard.reading.utilization);
+      },
     });
   }
 

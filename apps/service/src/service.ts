@@ -27,6 +27,7 @@ import { ConnectionGuard } from './http/connection-guard.js';
 import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
+import { OverloadGuard, type OverloadOptions } from './ingress/overload-guard.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
@@ -125,6 +126,11 @@ export interface ServiceOptions {
   /** Bounds of avatar uploads (size, per-app count, validation time and concurrency). */
   avatarUploads?: Partial<AvatarUploadLimits>;
   limits?: Partial<ServiceLimits>;
+  /**
+   * When the node counts as overloaded and refuses new sessions (4503, /readyz 503): event-loop
+   * lateness and utilization thresholds ({@link OverloadOptions}; both 0 turns shedding off).
+   */
+  overload?: Partial<OverloadOptions>;
   engine?: EngineOptions;
   /**
    * Egress providers by kind, registered over the default LiveKit provider (a provider of kind
@@ -236,8 +242,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         );
 
   let ingress: IngressServer | undefined;
+  const overload = new OverloadGuard(options.overload, (shedding, reading) =>
+    logger.warn(
+      {
+        lagP99Ms: Math.round(reading.lagP99Ms),
+        busyPercent: Math.round(reading.utilization * 100),
+        cpuCores: Math.round(reading.cpuCores * 100) / 100,
+      },
+      shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
+    ),
+  );
+  metrics.watchOverload(overload);
   const app = await buildHttpApp({
     isDraining: () => ingress?.draining ?? false,
+    overload: () => (overload.shedding ? overload.describe() : undefined),
     logger,
     metrics,
     apps,
@@ -258,6 +276,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const connections = new ConnectionGuard(limits, logger, trustedProxies);
   connections.attach(app.server);
   ingress = new IngressServer({
+    overload,
     connections,
     apps,
     avatars: directory,
@@ -317,6 +336,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async close() {
       if (closed) return;
       closed = true;
+      overload.close();
       await running.close();
       await app.close();
       await engine.close();

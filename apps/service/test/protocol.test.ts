@@ -328,10 +328,10 @@ describe('bad input ends only that session, with ServerError and the right close
       true,
     ],
     [
-      'OGG_OPUS audio',
-      (c) => c.configure(16000, { audioFormat: wire.AudioFormat.OGG_OPUS }),
+      'an unknown audio format',
+      (c) => c.configure(16000, { audioFormat: 7 as wire.AudioFormat }),
       4007,
-      /OGG_OPUS is not supported/,
+      /^invalidAudio: Audio format 7 is not supported by this server/,
       false,
     ],
     ['an unsupported sample rate', (c) => c.configure(11025), 4006, /^unsupportedSampleRate: /, false],

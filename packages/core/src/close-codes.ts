@@ -38,7 +38,7 @@ export const CloseCode = {
   ProtocolError: 4005,
   /** The sample rate is not one of the supported ones. */
   UnsupportedSampleRate: 4006,
-  /** The audio is not mono PCM s16le in whole samples. */
+  /** The audio cannot be used: not mono PCM s16le in whole samples, or not a decodable Ogg Opus stream. */
   InvalidAudio: 4007,
   /** The egress (RTC) configuration is unusable. */
   InvalidEgressConfig: 4008,
@@ -187,7 +187,8 @@ export const CLOSE_CODE_TABLE: readonly CloseCodeInfo[] = Object.freeze([
   row('InvalidAudio', C.InvalidAudio, 'invalidAudio', {
     retryable: false,
     policy: 'never',
-    meaning: 'The audio is not mono PCM s16le in whole samples.',
+    meaning:
+      'The audio cannot be used (not mono PCM s16le in whole samples, or not a decodable Ogg Opus stream); fix the audio, then open a new session.',
   }),
   row('InvalidEgressConfig', C.InvalidEgressConfig, 'invalidEgressConfig', {
     retryable: false,

@@ -6,6 +6,7 @@
 export * from './audio/convert.js';
 export * from './audio/feed.js';
 export * from './audio/kaiser.js';
+export * from './audio/ogg-crc.js';
 export * from './audio/prepare.js';
 export * from './audio/resample.js';
 export * from './audio/validate.js';

@@ -2,6 +2,7 @@
 import { create, equals, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import {
+  AudioFormat,
   AvatarError,
   animationToDriveFrames,
   audioInputMessage,
@@ -126,6 +127,14 @@ describe('encodeMessage and the builders', () => {
 
   it('configure: validates the sample rate and derives the egress type', () => {
     expect(caught(() => configureSessionMessage({ sampleRate: 11025 })).code).toBe('unsupportedSampleRate');
+    // OGG_OPUS takes the Opus rates (12 kHz too), not 44.1 kHz.
+    const opus = AudioFormat.OGG_OPUS;
+    expect(caught(() => configureSessionMessage({ sampleRate: 44100, audioFormat: opus })).message).toMatch(
+      /not an Opus rate/,
+    );
+    expect(configureSessionMessage({ sampleRate: 12000, audioFormat: opus }).data.value).toMatchObject({
+      sampleRate: 12000,
+    });
     expect(caught(() => configureSessionMessage({ sampleRate: 16000, bitrate: -1 })).code).toBe(
       'invalidRequest',
     );

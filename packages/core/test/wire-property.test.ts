@@ -19,6 +19,7 @@ import {
   interruptMessage,
   type Message,
   MessageSchema,
+  OPUS_SAMPLE_RATES,
   PLAYBACK_STATE_REASONS,
   PlaybackState,
   pauseMessage,
@@ -77,13 +78,14 @@ const anyMessage: fc.Arbitrary<Message> = fc.oneof(
   fc
     .record({
       sampleRate: fc.constantFrom(...SUPPORTED_SAMPLE_RATES),
+      opusRate: fc.constantFrom(...OPUS_SAMPLE_RATES),
       bitrate: fc.nat(2 ** 31 - 1),
       opus: fc.boolean(),
       livekit: fc.option(fc.record({ url: text, apiToken: text, roomName: text, idleTimeout: int32 })),
     })
-    .map(({ sampleRate, bitrate, opus, livekit }) =>
+    .map(({ sampleRate, opusRate, bitrate, opus, livekit }) =>
       configureSessionMessage({
-        sampleRate,
+        sampleRate: opus ? opusRate : sampleRate,
         bitrate,
         audioFormat: opus ? AudioFormat.OGG_OPUS : AudioFormat.PCM_S16LE,
         ...(livekit && { livekitEgress: livekit }),

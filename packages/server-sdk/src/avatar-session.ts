@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  AudioFormat,
   AvatarError,
   assertPcmChunk,
   audioInputMessage,
@@ -45,6 +46,8 @@ import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
 import { endpointsFor } from './endpoints.js';
 import { IngressSocket } from './ingress-socket.js';
+import type { OggOpusWriter } from './ogg-opus-writer.js';
+import { OpusSender, opusSendOptions, type SendAudioFormat } from './opus-sending.js';
 import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
 import { RelayStream } from './relay-stream.js';
 import { createSessionMachine, type SessionState, type SessionTrigger } from './session-state.js';
@@ -130,6 +133,15 @@ export interface AvatarSessionOptions extends AvatarSessionCallbacks {
    * `sampleRate`, or `{ to: rate }`. Without it, `sampleRate` must be supported.
    */
   resample?: boolean | { to: number };
+  /**
+   * What goes to the service: `'pcm_s16le'` (default), or `'ogg_opus'` — the SDK encodes each
+   * turn to one Ogg Opus stream (needs the optional peer dependency `@evan/opus`; the sent rate
+   * must be 8000, 16000, 24000 or 48000 Hz). `sendAudio` still takes PCM, and a Host-mode relay
+   * still carries PCM to the browser.
+   */
+  audioFormat?: SendAudioFormat;
+  /** Opus bitrate in bit/s with `audioFormat: 'ogg_opus'` (default 24000). */
+  opusBitrate?: number;
   /** RTC mode: where the service publishes the avatar. Without it: Host mode. */
   egress?: EgressOptions;
   /** Retry policy; `false` for a single attempt and no reconnect. */
@@ -202,6 +214,10 @@ export class AvatarSession implements AvatarSessionCallbacks {
   #socket: IngressSocket | undefined;
   #endpoint: ResolvedEndpoint | undefined;
   #resampler: Resampler | undefined;
+  /** The bitrate when sending Ogg Opus; its encoder (loaded by start()) and the turn's stream. */
+  readonly #opusBitrate: number | undefined;
+  #opus: OpusSender | undefined;
+  #opusTurn: OggOpusWriter | undefined;
   #openReqId: string | undefined;
   #latestReqId: string | undefined;
   /** A turn interrupted before its end chunk: its remaining input is dropped (see sendAudio). */
@@ -282,8 +298,13 @@ export class AvatarSession implements AvatarSessionCallbacks {
       this.#sampleRate = options.sampleRate;
     }
     this.#hostMode = options.egress === undefined;
+    this.#opusBitrate = opusSendOptions(options.audioFormat, options.opusBitrate, this.#sampleRate);
     this.#configure = configureSessionMessage({
       sampleRate: this.#sampleRate,
+      ...(this.#opusBitrate !== undefined && {
+        audioFormat: AudioFormat.OGG_OPUS,
+        bitrate: this.#opusBitrate,
+      }),
       ...egressConfigure(options.egress),
     });
 
@@ -387,6 +408,8 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
     this.#machine.apply('start');
     try {
+      if (this.#opusBitrate !== undefined)
+        this.#opus = await OpusSender.load(this.#sampleRate, this.#opusBitrate);
       const connectionId = await this.#connect('connect');
       this.#machine.apply('open');
       return connectionId;
@@ -432,6 +455,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
       this.#latestReqId = reqId;
       this.#resampler =
         this.#inputRate !== this.#sampleRate ? new Resampler(this.#inputRate, this.#sampleRate) : undefined;
+      this.#opusTurn = this.#opus?.newTurn();
     }
     let out = samples;
     if (this.#resampler) {
@@ -450,10 +474,18 @@ export class AvatarSession implements AvatarSessionCallbacks {
       this.#resampler = undefined;
     }
     const bytes = int16ToBytes(out);
-    const pieces = bytes.byteLength === 0 ? [bytes] : splitBytes(bytes, MAX_AUDIO_CHUNK_BYTES);
-    pieces.forEach((piece, i) => {
-      const last = end && i === pieces.length - 1;
-      if (piece.byteLength === 0 && !last) return;
+    const turn = this.#opusTurn;
+    if (turn) {
+      // Ogg Opus to the service; the relay still gets the PCM.
+      if (end) this.#opusTurn = undefined;
+      const ogg = end ? turn.end(out) : turn.push(out);
+      sendPieces(ogg, end, (piece, last) =>
+        socket.send(audioInputMessage({ reqId, audio: piece, end: last })),
+      );
+      if (this.#hostMode) sendPieces(bytes, end, (piece, last) => this.#emitAudio(reqId, piece, last));
+      return reqId;
+    }
+    sendPieces(bytes, end, (piece, last) => {
       socket.send(audioInputMessage({ reqId, audio: piece, end: last }));
       if (this.#hostMode) this.#emitAudio(reqId, piece, last);
     });
@@ -956,6 +988,16 @@ function toAvatarError(error: unknown, phase: ErrorPhase): AvatarError {
   return new AvatarError('unknown', error instanceof Error ? error.message : String(error), {
     phase,
     cause: error,
+  });
+}
+
+/** Hands `bytes` on in pieces of at most MAX_AUDIO_CHUNK_BYTES, `last` on the final one when `end`. */
+function sendPieces(bytes: Uint8Array, end: boolean, send: (piece: Uint8Array, last: boolean) => void): void {
+  const pieces = bytes.byteLength === 0 ? [bytes] : splitBytes(bytes, MAX_AUDIO_CHUNK_BYTES);
+  pieces.forEach((piece, i) => {
+    const last = end && i === pieces.length - 1;
+    if (piece.byteLength === 0 && !last) return;
+    send(piece, last);
   });
 }
 

@@ -23,6 +23,8 @@ export {
   type LiveKitEgressOptions,
 } from './egress.js';
 export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from './http-errors.js';
+export { OggOpusWriter, type OpusFrameEncoder } from './ogg-opus-writer.js';
+export { DEFAULT_OPUS_BITRATE, OPUS_SEND_RATES, type SendAudioFormat } from './opus-sending.js';
 export {
   decodeRelayControl,
   encodeRelayControl,

@@ -14,6 +14,8 @@ export interface HealthRouteDeps {
   avatarProblems?: () => readonly { file: string; reason: string }[];
   /** True once the node drains (SIGTERM): /readyz answers 503 so load balancers send no more. */
   isDraining?: () => boolean;
+  /** Set while the node refuses new sessions for overload (why): /readyz answers 503 meanwhile. */
+  overload?: () => string | undefined;
 }
 
 const checkSchema = {
@@ -51,7 +53,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
     '/readyz',
     {
       schema: {
-        summary: 'Readiness: shared store and engine, and not draining',
+        summary: 'Readiness: shared store and engine, not draining, not overloaded',
         tags: ['ops'],
         response: { 200: checkSchema, 503: checkSchema },
       },
@@ -59,6 +61,8 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
     async (_request, reply) => {
       const checks: Record<string, string> = {};
       if (deps.isDraining?.()) checks.drain = 'draining: finishing open utterances, taking no new sessions';
+      const overload = deps.overload?.();
+      if (overload) checks.load = `overloaded: refusing new sessions (${overload})`;
       try {
         await deps.store.ping();
         checks.store = `ok (${deps.store.kind})`;

@@ -9,7 +9,6 @@ import type { Socket } from 'node:net';
 import {
   AvatarError,
   type AvatarErrorCode,
-  assertPcmChunk,
   confirmSessionMessage,
   createReqIdCache,
   decodeMessage,
@@ -23,7 +22,9 @@ import {
 } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
+import { createSessionAudio, type SessionAudio } from '../audio/session-audio.js';
 import type { EgressRegistry } from '../egress/registry.js';
+import { egressKindOf } from '../egress/registry.js';
 import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -70,6 +71,8 @@ export class DriveSession implements OutputHost {
   #engine: EngineChannel | undefined;
   #feed: UtteranceFeed | undefined;
   #output: SessionOutput | undefined;
+  /** Turns ClientAudioInput bytes into PCM (PCM_S16LE or OGG_OPUS), chosen at configure. */
+  #input: SessionAudio | undefined;
   readonly #requests = new SessionRequests();
   readonly #opening: OpeningBuffer;
   readonly #intake: IntakeLimiter;
@@ -230,6 +233,7 @@ export class DriveSession implements OutputHost {
     this.#intake.dispose();
     this.#output?.close();
     this.#engine?.close();
+    this.#input?.close();
     this.#deps.metrics.liveSessions.dec();
     this.sender.dispose();
     this.#onClosed();
@@ -306,6 +310,11 @@ export class DriveSession implements OutputHost {
       return;
     }
     const { egress, limits } = this.#deps;
+    // From here on the session runs at the PCM rate its input yields (an Opus stream may be
+    // decoded at another rate than it was configured at).
+    const input = createSessionAudio(config, egressKindOf(config.egressType) !== undefined);
+    this.#input = input;
+    config.sampleRate = input.sampleRate;
     let output: SessionOutput;
     try {
       output = createSessionOutput(config, this, { egress, pauseTimeoutMs: limits.pauseTimeoutMs });
@@ -371,17 +380,11 @@ export class DriveSession implements OutputHost {
       );
       return;
     }
-    let pcm: Int16Array;
-    try {
-      // Aligned bytes are viewed in place; unaligned ones are copied in one block (not per sample).
-      pcm = assertPcmChunk(
-        audio.byteOffset % 2 === 0 || audio.byteLength % 2 !== 0 ? audio : new Uint8Array(audio),
-      );
-    } catch (error) {
-      this.#failWith(error, 'invalidAudio', reqId);
-      return;
-    }
-    this.#intake.admit(pcm.length, this.#sampleRate);
+    const decoder = this.#input!;
+    // PCM is checked chunk by chunk, before anything else; a stream (Opus) only once its request
+    // is known to be live, since a dropped request's bytes are not decoded.
+    let pcm = decoder.standalone ? this.#decode(decoder, reqId, audio, end) : undefined;
+    if (pcm === null) return;
     let request = this.#requests.get(reqId);
     if (request?.cancelled) return; // audio still in flight after an interrupt
     if (request?.playback.inputEnded) {
@@ -399,7 +402,22 @@ export class DriveSession implements OutputHost {
       if (this.#requests.current) output.cancel(this.#requests.current, 'preempted');
       request = this.#requests.start(reqId, output.clock);
     }
+    pcm ??= this.#decode(decoder, reqId, audio, end);
+    if (pcm === null || (pcm.length === 0 && !end)) return;
     this.#feed!.push(request, pcm, end);
+  }
+
+  /** One chunk's PCM, counted by the intake limiter; null once the session failed on it. */
+  #decode(input: SessionAudio, reqId: string, audio: Uint8Array, end: boolean): Int16Array | null {
+    let pcm: Int16Array;
+    try {
+      pcm = input.decode(reqId, audio, end);
+    } catch (error) {
+      this.#failWith(error, 'invalidAudio', reqId);
+      return null;
+    }
+    this.#intake.admit(pcm.length, this.#sampleRate);
+    return pcm;
   }
 
   // --------------------------------------------------------- playback control

@@ -10,7 +10,8 @@
  * the client leaving while the upgrade was under way.
  * After the upgrade (so browser clients, which cannot read an upgrade's HTTP status, see a code):
  * ServerError + close 4003 when the app is at its concurrency limit, 4503 when the shared store
- * cannot be reached.
+ * cannot be reached, the node drains, or it is overloaded ({@link OverloadGuard}: refused before a
+ * slot or the token is taken, so the refusal costs the node next to nothing).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
@@ -38,6 +39,7 @@ import { type SharedStore, StoreUnavailableError } from '../store/shared-store.j
 import type { SessionTokens } from '../tokens.js';
 import { DriveSession } from './drive-session.js';
 import { handshakeProblem, socketGone } from './handshake.js';
+import type { OverloadGuard } from './overload-guard.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
 
@@ -56,6 +58,8 @@ export interface IngressDeps {
   trustedProxies: TrustedProxies;
   /** Told when a connection becomes a session (it then leaves the per-address connection count). */
   connections?: ConnectionGuard;
+  /** Refuses new sessions (4503) while the node is overloaded. */
+  overload?: OverloadGuard;
 }
 
 export class IngressServer {
@@ -238,8 +242,16 @@ export class IngressServer {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
       const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      slotTaken = !this.#draining && (await store.acquireSession(appId, connectionId, limit));
-      if (this.#draining) {
+      const overloaded = this.#deps.overload?.shedding === true;
+      slotTaken = !this.#draining && !overloaded && (await store.acquireSession(appId, connectionId, limit));
+      if (overloaded && !this.#draining) {
+        metrics.overloadRefusals.inc();
+        logger.debug(
+          { connectionId, appId, load: this.#deps.overload!.describe() },
+          'overloaded: session refused',
+        );
+        closeAfterUpgrade = OVERLOADED;
+      } else if (this.#draining) {
         // The load balancer stops sending here once /readyz turns 503; until it does, clients are
         // sent on (retryable, and the token is untouched).
         closeAfterUpgrade = DRAINING;
@@ -344,6 +356,14 @@ const DRAINING = {
   closeCode: CloseCode.UpstreamUnavailable,
   message:
     'This node is shutting down and takes no new sessions. Retry: through the load balancer, another node answers (the session token was not spent).',
+} as const;
+
+/** The refusal an overloaded node gives new sessions (sessions already open keep streaming). */
+const OVERLOADED = {
+  code: 'upstreamError',
+  closeCode: CloseCode.UpstreamUnavailable,
+  message:
+    'This node is at capacity and takes no new sessions right now. Retry with backoff (from 1 s): through the load balancer, another node answers (the session token was not spent).',
 } as const;
 
 function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {

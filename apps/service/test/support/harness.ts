@@ -95,6 +95,10 @@ export async function startTestService(options: TestServiceOptions): Promise<Run
         : { driverFactory: options.standIn ? createStandInDriver : driverFactory },
     logger: createLogger({ level: 'debug', destination: options.log ?? new LogCapture() }),
     ...(options.redisUrl && { redisUrl: options.redisUrl }),
+    // The service shares this process's event loop with the tests' own work: load shedding (on by
+    // default) is off here unless a test sets it (overload.test.ts), so a stall of the test machine
+    // cannot refuse a session another test opens.
+    overload: { lagMs: 0, busyPercent: 0 },
     ...options.extra,
   });
 }

@@ -3,7 +3,12 @@
  * payload, so SDKs and the service never hand-assemble a `Message`.
  */
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
-import { isSupportedSampleRate, SUPPORTED_SAMPLE_RATES } from '../audio-format.js';
+import {
+  isOpusSampleRate,
+  isSupportedSampleRate,
+  OPUS_SAMPLE_RATES,
+  SUPPORTED_SAMPLE_RATES,
+} from '../audio-format.js';
 import { AvatarError } from '../errors.js';
 import {
   type AgoraEgressConfigSchema,
@@ -40,7 +45,10 @@ const INT32_MAX = 2 ** 31 - 1;
 
 /** Fields of {@link configureSessionMessage}. */
 export interface ConfigureSessionInit {
-  /** Sample rate of the audio that follows; one of {@link SUPPORTED_SAMPLE_RATES}. */
+  /**
+   * Sample rate of the audio that follows: one of {@link SUPPORTED_SAMPLE_RATES}, or of
+   * {@link OPUS_SAMPLE_RATES} with `audioFormat` OGG_OPUS.
+   */
   sampleRate: number;
   /** Encoder bitrate in bit/s (OGG_OPUS only); 0 = unset. */
   bitrate?: number;
@@ -59,7 +67,14 @@ export interface ConfigureSessionInit {
  * @throws AvatarError `unsupportedSampleRate`, or `invalidRequest` for a bad bitrate or two egresses.
  */
 export function configureSessionMessage(init: ConfigureSessionInit): Message {
-  if (!isSupportedSampleRate(init.sampleRate)) {
+  if (init.audioFormat === AudioFormat.OGG_OPUS) {
+    if (!isOpusSampleRate(init.sampleRate)) {
+      throw new AvatarError(
+        'unsupportedSampleRate',
+        `Sample rate ${String(init.sampleRate)} Hz is not an Opus rate; an OGG_OPUS stream is at one of ${OPUS_SAMPLE_RATES.join(', ')} Hz.`,
+      );
+    }
+  } else if (!isSupportedSampleRate(init.sampleRate)) {
     throw new AvatarError(
       'unsupportedSampleRate',
       `Sample rate ${String(init.sampleRate)} Hz is not supported; use one of ${SUPPORTED_SAMPLE_RATES.join(', ')} Hz (resample first).`,
@@ -118,7 +133,10 @@ export function confirmSessionMessage(init: ConfirmSessionInit): Message {
 export interface AudioInputInit {
   /** Client-generated id shared by every chunk of one utterance. */
   reqId: string;
-  /** s16le mono PCM (or an OGG/Opus page when configured so); may be empty on the last chunk. */
+  /**
+   * s16le mono PCM; with OGG_OPUS, the next bytes of the request's Ogg Opus stream (split
+   * anywhere). May be empty on the last chunk.
+   */
   audio?: Uint8Array | ArrayBuffer | ArrayBufferView;
   /** True on the utterance's last chunk. */
   end?: boolean;

@@ -1,0 +1,220 @@
+/**
+ * Graceful overload, against the real service over real WebSockets: while the service's event
+ * loop is made late (a busy loop in this process, which is the service's), new sessions get a
+ * ServerError + close 4503 without their token being spent, /readyz answers 503 and the refusal
+ * is counted; a session opened before keeps streaming; once the loop is free again, new sessions
+ * (with the refused token) are accepted. Plus the guard alone (utilization trigger, hysteresis)
+ * and its flags.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config.js';
+import { OverloadGuard } from '../src/ingress/overload-guard.js';
+import type { RunningService } from '../src/service.js';
+import {
+  animations,
+  type Json,
+  makeAvatarsDir,
+  mintToken,
+  sleep,
+  startTestService,
+  TestClient,
+  tone,
+} from './support/harness.js';
+
+/** Blocks this thread for `busyMs` of every `periodMs` until stopped: a late event loop. */
+function busyLoop(busyMs: number, periodMs: number): () => void {
+  const timer = setInterval(() => {
+    const until = performance.now() + busyMs;
+    while (performance.now() < until) {
+      // spin
+    }
+  }, periodMs - busyMs);
+  return () => clearInterval(timer);
+}
+
+/** Polls until `check` holds, at most `timeoutMs` (then fails with `what`). */
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Opens and confirms a session, retrying (with the same, unspent token) while the node refuses it
+ * with 4503, as a client with backoff would: a stall of a busy test machine can make the node
+ * shed for a moment on its own.
+ */
+async function openAccepted(service: RunningService, token: string, attempts = 10): Promise<TestClient> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await TestClient.open(service, token);
+    client.configure(16000);
+    const first = await client.waitFor(
+      (m) => m.data.case === 'serverConfirmSession' || m.data.case === 'serverError',
+    );
+    if (first.data.case === 'serverConfirmSession') return client;
+    const refusedForLoad = first.data.case === 'serverError' && first.data.value.code === 4503;
+    if (!refusedForLoad || attempt === attempts) throw new Error(`not accepted: ${client.describe()}`);
+    await until('a ready node', async () => (await readyStatus(service)).status === 200);
+  }
+}
+
+async function readyStatus(service: RunningService): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${service.url}/readyz`);
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+async function metric(service: RunningService, name: string): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+describe('overload: new sessions refused, open ones kept', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startTestService({
+      avatarsDir: await makeAvatarsDir(),
+      standIn: true,
+      // Lateness only (utilization has its own test below); short windows keep the test short; no
+      // CPU floor, as a busy test machine may give this process little CPU even while it spins.
+      extra: { overload: { lagMs: 100, busyPercent: 0, minCpuCores: 0, windowMs: 200, calmWindows: 3 } },
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('refuses with 4503 while the event loop is late, keeps streaming the open session, then accepts again', async () => {
+    // A busy test machine can make the loop late on its own: start from a ready node.
+    await until('a ready node', async () => (await readyStatus(service)).status === 200);
+    const open = await openAccepted(service, await mintToken(service));
+    const chunk = tone(20);
+    open.audio('before', chunk);
+    open.audio('before', chunk, true);
+    await open.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end);
+    const refusedToken = await mintToken(service);
+
+    const stop = busyLoop(250, 300);
+    let refused: TestClient | undefined;
+    try {
+      await until('/readyz to turn 503', async () => (await readyStatus(service)).status === 503);
+      const ready = await readyStatus(service);
+      expect(ready.body.checks.load).toMatch(/^overloaded: refusing new sessions \(event loop p99 lateness/);
+
+      refused = await TestClient.open(service, refusedToken);
+      const closed = await refused.closed;
+      expect(closed).toEqual({ code: 4503, reason: 'upstreamError' });
+      const error = refused.inbox.find((m) => m.data.case === 'serverError');
+      expect(error?.data.case).toBe('serverError');
+      if (error?.data.case === 'serverError') {
+        expect(error.data.value.code).toBe(4503);
+        expect(error.data.value.message).toMatch(/^upstreamError: This node is at capacity/);
+        expect(error.data.value.message).toMatch(/Retry with backoff/);
+        expect(error.data.value.message).toMatch(/token was not spent/);
+      }
+      expect(refused.inbox.some((m) => m.data.case === 'serverConfirmSession')).toBe(false);
+
+      // The session opened before keeps streaming: a new utterance during the overload is
+      // animated to its end, and nothing closes it.
+      const from = open.inbox.length;
+      for (let i = 0; i < 10; i++) open.audio('during', chunk, i === 9);
+      await open.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end, 20_000, from);
+      expect(animations(open, 'during').reduce((n, a) => n + (a.animation?.keyframes.length ?? 0), 0)).toBe(
+        5,
+      );
+      expect(open.ws.readyState).toBe(open.ws.OPEN);
+
+      expect(await metric(service, 'avatar_drive_sessions_refused_overload_total')).toBeGreaterThanOrEqual(1);
+      expect(await metric(service, 'avatar_drive_overloaded')).toBe(1);
+      expect(await metric(service, 'avatar_drive_event_loop_lag_p99_seconds')).toBeGreaterThan(0.1);
+    } finally {
+      stop();
+    }
+
+    // Load gone: ready again after the calm windows, and the refused token still opens a session
+    // (a client retrying with backoff; a transient stall on a busy test machine may cost a retry).
+    await until('/readyz to turn 200', async () => (await readyStatus(service)).status === 200);
+    const accepted = await openAccepted(service, refusedToken);
+    accepted.audio('after', chunk, true);
+    await accepted.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end);
+
+    // And the session that lived through the overload still works.
+    const from = open.inbox.length;
+    open.audio('later', chunk, true);
+    await open.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end, 5000, from);
+    accepted.close();
+    open.close();
+  });
+});
+
+describe('OverloadGuard', () => {
+  it('sheds on event-loop utilization, then recovers only after its calm windows', async () => {
+    const changes: boolean[] = [];
+    const guard = new OverloadGuard(
+      { lagMs: 0, busyPercent: 60, minCpuCores: 0, windowMs: 100, calmWindows: 3 },
+      (on) => changes.push(on),
+    );
+    try {
+      expect(guard.enabled).toBe(true);
+      const stop = busyLoop(90, 100);
+      try {
+        await until('the guard to shed', () => guard.shedding);
+      } finally {
+        stop();
+      }
+      expect(guard.reading.utilization).toBeGreaterThan(0.6);
+      await until('the guard to recover', () => !guard.shedding);
+      // The change was announced once each way, recovery after the calm windows.
+      expect(changes.slice(0, 2)).toEqual([true, false]);
+      expect(guard.reading.utilization).toBeLessThan(0.45);
+    } finally {
+      guard.close();
+    }
+  });
+
+  it('does not shed when the process uses less CPU than its floor, however late its loop', async () => {
+    // A floor above what this machine has: the late, busy loop below is never this process's own overload.
+    const guard = new OverloadGuard({ lagMs: 20, busyPercent: 50, minCpuCores: 64, windowMs: 100 });
+    const stop = busyLoop(90, 100);
+    try {
+      await until('eight windows measured', () => guard.windows >= 8);
+      expect(guard.reading.lagP99Ms).toBeGreaterThan(20);
+      expect(guard.shedding).toBe(false);
+    } finally {
+      stop();
+      guard.close();
+    }
+  });
+
+  it('is off when both thresholds are 0', () => {
+    const guard = new OverloadGuard({ lagMs: 0, busyPercent: 0 });
+    expect(guard.enabled).toBe(false);
+    expect(guard.shedding).toBe(false);
+    guard.close();
+  });
+
+  it('reads its thresholds from flags and environment (flags win)', async () => {
+    const apps = JSON.stringify([{ appId: 'app_x', apiKeyHashes: [] }]);
+    const env = {
+      AVATAR_DRIVE_APPS: apps,
+      AVATAR_DRIVE_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64url'),
+      AVATAR_DRIVE_OVERLOAD_LAG_MS: '80',
+      AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT: '90',
+    };
+    const fromEnv = await resolveConfig([], env);
+    if ('help' in fromEnv) throw new Error('unexpected help');
+    expect(fromEnv.options.overload).toEqual({ lagMs: 80, busyPercent: 90 });
+    const fromFlags = await resolveConfig(['--overload-lag-ms', '0', '--overload-busy-percent', '0'], env);
+    if ('help' in fromFlags) throw new Error('unexpected help');
+    expect(fromFlags.options.overload).toEqual({ lagMs: 0, busyPercent: 0 });
+    await expect(resolveConfig(['--overload-busy-percent', '150'], env)).rejects.toThrow(/0 … 100/);
+  });
+});
