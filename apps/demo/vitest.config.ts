@@ -5,7 +5,7 @@ export default defineProject({
     name: 'demo',
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });

@@ -3,8 +3,8 @@
  * it) and curious developers (devtools). No imports, so the tests can type it without the page.
  */
 
-/** How the page drives the avatar. */
-export type Mode = 'sdk' | 'host';
+/** How the page drives the avatar: through the service (`sdk`), a relay (`host`), or the engine in the page (`local`). */
+export type Mode = 'sdk' | 'host' | 'local';
 
 /** What the page exposes on `window.__demo`. */
 export interface DemoHook {
@@ -27,6 +27,8 @@ export interface DemoHook {
   /** Bytes the last avatar load downloaded (0 = everything from the cache). */
   downloadedBytes: number | undefined;
   firstRendering: boolean;
+  /** Local mode: true once the samples and the engine are loaded (speaking makes no request from then). */
+  localReady: boolean;
   /** The region of the current/last SDK session. */
   region: string | undefined;
   /** The loaded avatar's coverage report (`view.avatarCoverage`): format, mouth, counts. */

@@ -57,6 +57,7 @@ const hook: DemoHook = {
   syncOffsetMs: undefined,
   downloadedBytes: undefined,
   firstRendering: false,
+  localReady: false,
   region: undefined,
   coverage: undefined,
   uploadedAvatarId: undefined,
@@ -69,6 +70,7 @@ window.__demo = hook;
 
 let config: DemoConfig;
 let avatars: AvatarSummary[] = [];
+let samples: Sample[] = [];
 let view: AvatarView | undefined;
 let avatar: Avatar | undefined;
 let analyser: AnalyserNode | undefined;
@@ -206,17 +208,21 @@ function renderSelection() {
   for (const button of document.querySelectorAll<HTMLElement>('[data-mode]')) {
     button.setAttribute('aria-pressed', String(button.dataset.mode === hook.mode));
   }
-  $('sdk-sources').hidden = hook.mode !== 'sdk';
+  $('sdk-sources').hidden = hook.mode === 'host';
   $('host-sources').hidden = hook.mode !== 'host';
-  $('mode-hint').textContent =
-    hook.mode === 'sdk'
-      ? 'The page streams 16 kHz PCM to the driving service over its WebSocket (token from the token server) and plays the animation that comes back.'
-      : 'Your server talks to the service (server-sdk) and relays audio + animation to the page; the page never connects to the service.';
+  $('mode-hint').textContent = MODE_HINTS[hook.mode];
   const url = new URL(location.href);
   url.searchParams.set('mode', hook.mode);
   if (hook.avatarId) url.searchParams.set('avatar', hook.avatarId);
   history.replaceState(null, '', url);
 }
+
+const MODE_HINTS: Record<Mode, string> = {
+  sdk: 'The page streams 16 kHz PCM to the driving service over its WebSocket (token from the token server) and plays the animation that comes back.',
+  host: 'Your server talks to the service (server-sdk) and relays audio + animation to the page; the page never connects to the service.',
+  local:
+    'The engine runs in this page, in a Worker: no service, no token, no network once the avatar, the samples and the engine are loaded. Same frames as the service.',
+};
 
 function teardown() {
   mic?.stop();
@@ -240,6 +246,7 @@ async function setup() {
   setConversation('idle');
   setRegion(undefined);
   hook.firstRendering = false;
+  hook.localReady = false;
   hook.timeline = [];
   const id = hook.avatarId;
   if (!id) return;
@@ -294,7 +301,7 @@ async function setup() {
     record(`connection:${state}`);
     setConnection(state);
     log.add('state', `connection → ${state}`);
-    if (state === 'connected') setRegion(controller.session?.endpoint.region);
+    if (state === 'connected' && hook.mode === 'sdk') setRegion(controller.session?.endpoint.region);
   };
   controller.onConversationState = (state) => {
     if (view !== current) return;
@@ -305,6 +312,25 @@ async function setup() {
     if (view === current) reportError(error);
   };
   if (hook.mode === 'host') openRelay(current);
+  if (hook.mode === 'local') void prepareLocal(current);
+}
+
+/**
+ * Local mode: starts the engine (its chunk and Worker) and fetches the samples now, so that
+ * speaking makes no network request. The connection pill follows the engine: connecting while
+ * it loads, connected once it takes audio.
+ */
+async function prepareLocal(current: AvatarView) {
+  setRegion('this page');
+  try {
+    await Promise.all([ensureConnected(current), ...samples.map((sample) => loadSample(sample))]);
+  } catch (error) {
+    if (view === current) reportError(error);
+    return;
+  }
+  if (view !== current) return;
+  hook.localReady = current.controller.connectionState === 'connected';
+  if (hook.localReady) log.add('info', 'engine ready in a Worker; samples loaded: speaking needs no network');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +392,14 @@ function ensureConnected(current: AvatarView): Promise<boolean> {
   if (controller.connectionState === 'connected') return Promise.resolve(true);
   if (connecting) return connecting;
   connecting = (async () => {
+    if (hook.mode === 'local') {
+      try {
+        await controller.start(); // the engine: no token, no network (its chunk is preloaded)
+        return true;
+      } catch {
+        return false; // reported through onError
+      }
+    }
     let token: string;
     try {
       token = await fetchSessionToken(config);
@@ -394,7 +428,7 @@ function ensureConnected(current: AvatarView): Promise<boolean> {
 /** Sends one utterance (the whole clip, in 200 ms chunks, then the end marker). */
 async function speak(pcm: Int16Array, label: string) {
   const current = view;
-  if (!current || hook.mode !== 'sdk') return;
+  if (!current || hook.mode === 'host') return;
   clearError();
   await ensureAudio(current);
   if (!(await ensureConnected(current)) || view !== current) return;
@@ -603,8 +637,7 @@ async function main() {
   requestAnimationFrame(meterLoop);
   try {
     config = await loadConfig();
-    const [samples, list] = await Promise.all([listSamples(), listAvatars(config)]);
-    avatars = list;
+    [samples, avatars] = await Promise.all([listSamples(), listAvatars(config)]);
     renderSamples(samples);
     renderAvatarChips();
   } catch (error) {
@@ -613,7 +646,8 @@ async function main() {
     return;
   }
   const params = new URLSearchParams(location.search);
-  hook.mode = params.get('mode') === 'host' ? 'host' : 'sdk';
+  const mode = params.get('mode');
+  hook.mode = mode === 'host' || mode === 'local' ? mode : 'sdk';
   const wanted = params.get('avatar');
   hook.avatarId = avatars.find((a) => a.id === wanted)?.id ?? avatars[0]?.id;
   log.add('info', `app ${config.appId} · regions ${config.primaryRegion} (backup ${config.backupRegion})`);

@@ -30,6 +30,7 @@ import {
 } from '@avatar-drive/core';
 import { EventQueue } from './event-queue.js';
 import { type ConfirmedSession, IngressConnection, type WebSocketFactory } from './ingress-connection.js';
+import type { LocalEngine, LocalEngineFactory } from './local-engine.js';
 import { logger } from './logger.js';
 import {
   type AudioSink,
@@ -61,6 +62,11 @@ export interface PlaybackOutput extends AudioSink {
 export interface AvatarControllerOptions extends PlaybackOptions {
   /** Creates the audio output; the platform package gives its default (WebAudio on the web). */
   createOutput?: () => PlaybackOutput;
+  /**
+   * Creates the on-device engine of `drivingServiceMode: 'local'`; the platform package gives
+   * its default (client-web: the engine in a Worker).
+   */
+  createLocalEngine?: LocalEngineFactory;
   /** Creates WebSockets; default the platform's global `WebSocket`. */
   webSocket?: WebSocketFactory;
   /** Connection attempts across primary and backup; default 4 (the shared reconnect policy). */
@@ -112,9 +118,11 @@ const TICK_MS = 20;
 /** Drives one AvatarView: connection (SDK mode), audio, animation, callbacks. */
 export class AvatarController {
   /**
-   * Connection state changes (SDK mode only): connecting → connected | failed; close() →
+   * Connection state changes (SDK and local mode): connecting → connected | failed; close() →
    * disconnected. With `failed` comes the failure (its `code` and `message`), as the iOS and
-   * Android SDKs carry it; the same error then reaches `onError`.
+   * Android SDKs carry it; the same error then reaches `onError`. In local mode they follow the
+   * on-device engine: connecting while it loads, connected once it takes audio, failed when it
+   * cannot start or crashes.
    */
   onConnectionState: ((state: ConnectionState, failure?: AvatarError) => void) | undefined;
   /** Conversation state changes: idle, playing (once per chunk), paused. */
@@ -131,6 +139,8 @@ export class AvatarController {
   #output: PlaybackOutput | undefined;
   #scheduler: PlaybackScheduler | undefined;
   #ingress: IngressConnection | undefined;
+  /** Local mode: the on-device engine of the current session. */
+  #local: LocalEngine | undefined;
   #session: ConfirmedSession | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #disposed = false;
@@ -193,16 +203,17 @@ export class AvatarController {
 
   /**
    * SDK mode: connects to the ingress with the session token (see `AvatarSDK.setSessionToken`),
-   * moving to the backup region on a retryable failure. Resolves when connected.
+   * moving to the backup region on a retryable failure. Local mode: loads the on-device engine
+   * (no token, no network). Resolves when connected.
    * @throws AvatarError `invalidState` in Host mode or when already started; the connection
    *   failure otherwise (also reported through `onError`).
    */
   async start(): Promise<void> {
     this.#assertUsable();
-    if (this.#config.mode !== 'sdk') {
+    if (this.#config.mode === 'host') {
       throw new AvatarError(
         'invalidState',
-        "start() is for drivingServiceMode 'sdk'. In Host mode, feed relay messages with yieldAudioData()/yieldFramesData().",
+        "start() is for drivingServiceMode 'sdk' or 'local'. In Host mode, feed relay messages with yieldAudioData()/yieldFramesData().",
       );
     }
     if (this.#connection.state === 'connecting' || this.#connection.state === 'connected') {
@@ -213,7 +224,52 @@ export class AvatarController {
     }
     this.#ensureOutput();
     this.#connection.apply('start');
-    await this.#connect();
+    if (this.#config.mode === 'local') await this.#openLocal();
+    else await this.#connect();
+  }
+
+  /** Local mode: starts the on-device engine; the connection state is already `connecting`. */
+  async #openLocal(): Promise<void> {
+    const create = this.#options.createLocalEngine;
+    let engine: LocalEngine | undefined;
+    try {
+      if (!create) {
+        throw new AvatarError(
+          'invalidState',
+          "drivingServiceMode 'local' needs an on-device engine: the platform package (client-web) passes createLocalEngine.",
+          { phase: 'connect' },
+        );
+      }
+      const opened = create();
+      engine = opened;
+      this.#local = opened;
+      await opened.open(this.#config.sampleRate, {
+        onFrames: (id, frames, end) => {
+          if (this.#local === opened) this.#onLocalFrames(id, frames, end);
+        },
+        onFailure: (error) => {
+          if (this.#local === opened) this.#onLocalFailure(error);
+        },
+      });
+    } catch (cause) {
+      if (engine && this.#local !== engine) throw cause; // close() during start
+      this.#local = undefined;
+      engine?.close();
+      const error =
+        cause instanceof AvatarError
+          ? cause
+          : new AvatarError('connectionFailed', `The on-device engine could not start: ${String(cause)}`, {
+              cause,
+              phase: 'connect',
+            });
+      this.#failure = error;
+      this.#connection.apply('error');
+      this.#emit(() => this.onError?.(error));
+      throw error;
+    }
+    if (this.#local !== engine) return; // close() during start
+    this.#connection.apply('open');
+    this.#conversation.apply('reset');
   }
 
   /** Opens the ingress under the shared policy; the connection state is already `connecting`. */
@@ -290,11 +346,14 @@ export class AvatarController {
    */
   send(pcm: Int16Array | Uint8Array | ArrayBuffer, end = false): string {
     this.#assertUsable();
-    if (this.#config.mode !== 'sdk') {
-      throw new AvatarError('invalidState', 'send() is for SDK mode; in Host mode use yieldAudioData().');
+    if (this.#config.mode === 'host') {
+      throw new AvatarError(
+        'invalidState',
+        'send() is for SDK and local mode; in Host mode use yieldAudioData().',
+      );
     }
     const samples = assertPcmChunk(pcm, this.#config.sampleRate);
-    if (this.#connection.state !== 'connected' || !this.#ingress) {
+    if (this.#connection.state !== 'connected' || !(this.#ingress || this.#local)) {
       throw new AvatarError(
         'invalidState',
         `send() needs a connected session (connection is ${this.#connection.state}): await controller.start() first.`,
@@ -309,7 +368,8 @@ export class AvatarController {
       this.#framesReceived.set(reqId, 0);
       scheduler.begin(reqId, this.#config.sampleRate);
     }
-    this.#ingress.send(audioInputMessage({ reqId, audio: int16ToBytes(samples), end }));
+    if (this.#local) this.#local.push(reqId, samples, end);
+    else this.#ingress!.send(audioInputMessage({ reqId, audio: int16ToBytes(samples), end }));
     if (end) this.#openReqId = undefined;
     scheduler.pushAudio(reqId, samples, end);
     this.#chunk();
@@ -411,6 +471,7 @@ export class AvatarController {
     if (this.#config.mode === 'sdk' && reqId && this.#connection.state === 'connected') {
       this.#safeSend(interruptMessage(reqId));
     }
+    if (reqId) this.#local?.cancel(reqId);
     this.#openReqId = undefined;
     this.#stopPlayback();
     if (this.#config.mode === 'host' && this.#conversationId !== undefined)
@@ -474,10 +535,13 @@ export class AvatarController {
   /** Ends the session: stops playback, closes the connection (→ disconnected). Safe to call twice. */
   close(): void {
     const ingress = this.#ingress;
+    const local = this.#local;
     this.#ingress = undefined;
+    this.#local = undefined;
     this.#session = undefined;
     this.#openReqId = undefined;
     ingress?.close();
+    local?.close();
     this.#stopPlayback();
     if (this.#output && this.#conversation.state === 'paused') void this.#output.resume();
     if (this.#conversation.state !== 'idle') this.#conversation.apply('reset');
@@ -567,6 +631,30 @@ export class AvatarController {
       default:
         return;
     }
+  }
+
+  /** Local mode: frames of utterance `id` from the engine (what serverResponseAnimation is in SDK mode). */
+  #onLocalFrames(id: string, frames: DriveFrame[], end: boolean): void {
+    const scheduler = this.#scheduler;
+    if (!scheduler || id !== scheduler.currentId) return; // interrupted or preempted
+    const first = this.#framesReceived.get(id) ?? 0;
+    for (let i = 0; i < frames.length; i++) frames[i]!.index = first + i;
+    this.#framesReceived.set(id, first + frames.length);
+    if (frames.length > 0) scheduler.pushFrames(id, frames);
+    else if (end && first === 0) scheduler.setAudioOnly(id);
+  }
+
+  /** Local mode: the engine died; like a dropped session, without a reconnect (start() again). */
+  #onLocalFailure(error: AvatarError): void {
+    const local = this.#local;
+    this.#local = undefined;
+    this.#openReqId = undefined;
+    local?.close();
+    this.#stopPlayback();
+    if (this.#conversation.state !== 'idle') this.#conversation.apply('reset');
+    this.#failure = error;
+    this.#connection.apply('error');
+    this.#emit(() => this.onError?.(error));
   }
 
   #onConnectionLost(ingress: IngressConnection, error: AvatarError | undefined): void {

@@ -4,7 +4,8 @@
  * reconnect policy, the audio-clock playback scheduler, Host-mode yield rules, ordered callbacks.
  * A platform package (client-web, react-native) implements four small interfaces:
  * {@link PlaybackOutput} (audio with a clock), {@link RenderTarget} (its view, which takes drive
- * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore}.
+ * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore},
+ * and may offer a {@link LocalEngine} for `drivingServiceMode: 'local'` (the engine on the device).
  * @packageDocumentation
  */
 
@@ -42,6 +43,7 @@ export {
   type WebSocketFactory,
   type WebSocketLike,
 } from './ingress-connection.js';
+export type { LocalEngine, LocalEngineEvents, LocalEngineFactory } from './local-engine.js';
 export { isLogLevel, LOG_LEVELS, Logger, type LogLevel, logger } from './logger.js';
 export {
   type AudioSink,

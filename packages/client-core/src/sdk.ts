@@ -16,11 +16,12 @@ import {
 import { isLogLevel, LOG_LEVELS, type LogLevel, logger } from './logger.js';
 
 /**
- * Where the avatar's animation is produced from: the app's own audio (`sdk`), or a relay from
- * your server (`host`). Pass the string or the enum member (`DrivingServiceMode.sdk`).
+ * Where the avatar's animation is produced from: the app's own audio sent to the service
+ * (`sdk`), a relay from your server (`host`), or the app's own audio run through the engine on
+ * the device, with no service (`local`). Pass the string or the enum member (`DrivingServiceMode.sdk`).
  */
-export const DrivingServiceMode = Object.freeze({ sdk: 'sdk', host: 'host' } as const);
-/** `'sdk'` or `'host'`. */
+export const DrivingServiceMode = Object.freeze({ sdk: 'sdk', host: 'host', local: 'local' } as const);
+/** `'sdk'`, `'host'` or `'local'`. */
 export type DrivingServiceMode = (typeof DrivingServiceMode)[keyof typeof DrivingServiceMode];
 
 /** The audio format the spec defaults to when `audioFormat` (or its `sampleRate`) is left out. */
@@ -41,7 +42,10 @@ export interface AvatarSDKOptions {
   endpoints?: Partial<RegionEndpoints>;
   /** Your own region map (e.g. a self-hosted deployment), merged over the built-in defaults. */
   regions?: Readonly<Record<string, RegionEndpoints>>;
-  /** `sdk`: the browser sends audio over the ingress WebSocket; `host`: your server relays audio and animation. */
+  /**
+   * `sdk`: the browser sends audio over the ingress WebSocket; `host`: your server relays audio
+   * and animation; `local`: the engine runs on the device (no service, no session token).
+   */
   drivingServiceMode: DrivingServiceMode;
   /** The PCM you will pass to `send()`: mono s16le at a supported rate; default 16000 Hz. */
   audioFormat?: { channelCount?: 1; sampleRate?: number };
@@ -98,14 +102,14 @@ export const AvatarSDK = {
     if (typeof options !== 'object' || options === null) {
       throw new AvatarError(
         'invalidRequest',
-        "AvatarSDK.initialize() needs options: { drivingServiceMode: 'sdk' | 'host', audioFormat: { channelCount: 1, sampleRate } }.",
+        "AvatarSDK.initialize() needs options: { drivingServiceMode: 'sdk' | 'host' | 'local', audioFormat: { channelCount: 1, sampleRate } }.",
         { phase: 'initialize' },
       );
     }
-    if (options.drivingServiceMode !== 'sdk' && options.drivingServiceMode !== 'host') {
+    if (!Object.values(DrivingServiceMode).includes(options.drivingServiceMode)) {
       throw new AvatarError(
         'invalidRequest',
-        `drivingServiceMode must be 'sdk' or 'host' (DrivingServiceMode.sdk / .host), got ${JSON.stringify(options.drivingServiceMode)}.`,
+        `drivingServiceMode must be 'sdk', 'host' or 'local' (DrivingServiceMode.sdk / .host / .local), got ${JSON.stringify(options.drivingServiceMode)}.`,
         { phase: 'initialize' },
       );
     }

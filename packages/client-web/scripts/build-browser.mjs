@@ -2,19 +2,22 @@
 // The standalone browser bundle: one ES module with three.js, @avatar-drive/core,
 // @avatar-drive/avatars and @bufbuild/protobuf inside, so a plain `<script type="module">` page
 // can `import { AvatarView } from './avatar-drive.js'` with no import map and no bundler.
-// Runs after tsup (whose `clean` empties dist/) as part of `build`.
+// The on-device engine (local mode) is a separate chunk next to it, dist/browser/chunks/, loaded
+// only by pages that drive locally. Runs after tsup (whose `clean` empties dist/) as part of `build`.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'dist/browser/avatar-drive.js');
-mkdirSync(dirname(outfile), { recursive: true });
+const outdir = join(root, 'dist/browser');
+mkdirSync(outdir, { recursive: true });
 
 const result = await build({
-  entryPoints: [join(root, 'src/index.ts')],
-  outfile,
+  entryPoints: { 'avatar-drive': join(root, 'src/index.ts') },
+  outdir,
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -25,8 +28,9 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-const bytes =
-  result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith('.js'))].bytes;
-console.log(
-  `client-web browser bundle: dist/browser/avatar-drive.js ${(bytes / 1024).toFixed(1)} KiB (minified)`,
-);
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (!file.endsWith('.js')) continue;
+  console.log(
+    `client-web browser bundle: ${file.replace(/.*dist\//, 'dist/')} ${(output.bytes / 1024).toFixed(1)} KiB (minified)`,
+  );
+}

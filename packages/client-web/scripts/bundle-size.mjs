@@ -9,6 +9,8 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// With code splitting, as an app's bundler does: the entry file is measured, not the lazily
+// imported chunks (local mode's engine), which are measured on their own below.
 async function measure(label, options) {
   const result = await build({
     bundle: true,
@@ -18,9 +20,13 @@ async function measure(label, options) {
     minify: true,
     write: false,
     logLevel: 'silent',
+    splitting: true,
+    outdir: join(root, '.size'),
+    entryNames: 'entry',
+    chunkNames: 'chunks/[name]-[hash]',
     ...options,
   });
-  const bytes = result.outputFiles[0].contents;
+  const bytes = result.outputFiles.find((f) => /[\\/]entry\.js$/.test(f.path)).contents;
   const gzip = gzipSync(bytes, { level: 9 }).length;
   const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -47,6 +53,17 @@ await measure('  of which client-web itself (deps external)', {
     '@avatar-drive/avatars',
     '@bufbuild/protobuf',
   ],
+});
+await measure("local mode's engine chunk (engine + weights, lazy)", {
+  entryPoints: [join(root, 'src/gen/engine-worker-source.ts')],
+});
+await measure('  the worker script itself (dist/engine-worker.js)', {
+  stdin: {
+    contents: (await import('node:fs')).readFileSync(join(root, 'dist/engine-worker.js'), 'utf8'),
+    loader: 'js',
+  },
+  bundle: false,
+  splitting: false,
 });
 await measure('  of which client-core (core external)', {
   entryPoints: [join(root, '../client-core/src/index.ts')],

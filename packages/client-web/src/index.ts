@@ -21,6 +21,9 @@ export {
   EventQueue,
   IngressConnection,
   type IngressConnectionOptions,
+  type LocalEngine,
+  type LocalEngineEvents,
+  type LocalEngineFactory,
   Logger,
   type LogLevel,
   lerpFrame,
@@ -68,4 +71,5 @@ export {
   type LoadProgress,
 } from './avatar-manager.js';
 export { AvatarView, type AvatarViewOptions, type FrameSource } from './avatar-view.js';
+export { type LocalEngineOptions, WorkerEngine } from './local/worker-engine.js';
 export { WebAudioSink } from './web-audio-sink.js';
