@@ -70,7 +70,10 @@ export async function sampleStates(page: Page, count: number, intervalMs: number
  * puts the mouth a little below the middle of the stage.
  */
 export async function mouthShot(page: Page): Promise<Buffer> {
-  const box = await page.getByTestId('avatar').boundingBox();
+  const stage = page.getByTestId('avatar');
+  // Clicking a control low in the controls column scrolls the page; bring the stage back first.
+  await stage.scrollIntoViewIfNeeded();
+  const box = await stage.boundingBox();
   if (!box) throw new Error('The avatar stage is not visible.');
   return page.screenshot({
     clip: {

@@ -12,12 +12,6 @@
  * between frames again: ws keeps every protocol rule and error path, and the session gets those
  * messages through ws's `message` event. Messages are delivered in arrival order either way: ws
  * parses synchronously (`allowSynchronousEvents`) and each byte goes to one of the two.
- *
- * When one read holds several audio chunks (a client catching up, or a loop running behind), the
- * socket is corked while they are handled: the animation they produce leaves in one `writev`
- * instead of one write per message, and nothing waits longer than the read's own frames take.
- * (Writes are not held across sessions or to the end of the turn: that made every session wait
- * for the rest of the turn, +65 ms median lateness on a loaded machine; docs/benchmarks.md.)
  */
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
@@ -107,42 +101,6 @@ export function readBinaryFramesAhead(
   const toWs = wsOnData[0] as (chunk: Buffer) => void;
   /** The start of a fast-path frame whose rest has not arrived yet (at most one frame). */
   let pending: Buffer | undefined;
-  /** Hands the fast-path frames of `data` to `onBinary`, the rest (from the first other frame) to ws. */
-  const readFrames = (data: Buffer): void => {
-    let p = 0;
-    let corked = false;
-    try {
-      while (p < data.length) {
-        const end = frameEnd(data, p, maxPayload);
-        if (end === INCOMPLETE) {
-          pending = data.subarray(p);
-          return;
-        }
-        if (end === NOT_FAST) {
-          // From here on ws reads, in order; it gets the reader back once it is between frames.
-          toWs.call(socket, p === 0 ? data : data.subarray(p));
-          return;
-        }
-        let length = data[p + 1]! & 0x7f;
-        let maskAt = p + 2;
-        if (length === 126) {
-          length = (data[p + 2]! << 8) | data[p + 3]!;
-          maskAt = p + 4;
-        }
-        const at = maskAt + 4;
-        unmask(data, at, length, maskAt);
-        // More follows in this read: what the frames produce goes out in one writev at the end.
-        if (!corked && end < data.length) {
-          socket.cork();
-          corked = true;
-        }
-        onBinary(data.subarray(at, end));
-        p = end;
-      }
-    } finally {
-      if (corked) socket.uncork();
-    }
-  };
   socket.removeListener('data', toWs);
   socket.on('data', (chunk: Buffer) => {
     // ws's receiver is between frames when it holds no bytes, waits for a frame header (state 0)
@@ -160,7 +118,29 @@ export function readBinaryFramesAhead(
     }
     const data = pending ? Buffer.concat([pending, chunk]) : chunk;
     pending = undefined;
-    readFrames(data);
+    let p = 0;
+    while (p < data.length) {
+      const end = frameEnd(data, p, maxPayload);
+      if (end === INCOMPLETE) {
+        pending = data.subarray(p);
+        return;
+      }
+      if (end === NOT_FAST) {
+        // From here on ws reads, in order; it gets the reader back once it is between frames.
+        toWs.call(socket, p === 0 ? data : data.subarray(p));
+        return;
+      }
+      let length = data[p + 1]! & 0x7f;
+      let maskAt = p + 2;
+      if (length === 126) {
+        length = (data[p + 2]! << 8) | data[p + 3]!;
+        maskAt = p + 4;
+      }
+      const at = maskAt + 4;
+      unmask(data, at, length, maskAt);
+      onBinary(data.subarray(at, end));
+      p = end;
+    }
   });
   return true;
 }
