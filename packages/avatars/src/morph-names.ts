@@ -9,6 +9,7 @@ import {
   ARKIT_BLENDSHAPES,
   ARKIT_INDEX,
   type ArkitBlendshape,
+  stripTargetNamePrefixes,
   VISEME_INDEX,
   VISEMES,
   type Viseme,
@@ -75,16 +76,6 @@ const PRESETS = new Map<string, RigChannel>([
   ['mouthsmile', arkit('mouthSmileLeft', 'mouthSmileRight')],
 ]);
 
-/** Drops mesh prefixes (`blendShape1.`, `Face.`, `BS_`, `ARKit_`) and VRoid's `M_F00_000_00_`. */
-function stripPrefixes(name: string): string {
-  let s = name.trim();
-  const dot = s.lastIndexOf('.');
-  if (dot >= 0) s = s.slice(dot + 1);
-  const vroid = /fcl_(mth|eye)_(.+)$/i.exec(s);
-  if (vroid) return `fcl_${vroid[1]!.toLowerCase()}_${vroid[2]!.toLowerCase()}`;
-  return s.replace(/^(blendshape\d*|bs|arkit|blend)[_\-:]+/i, '');
-}
-
 function resolveArkit(k: string): RigChannel | null {
   const direct = ARKIT_BY_KEY.get(k);
   if (direct) return arkit(direct);
@@ -118,7 +109,7 @@ function resolveVroid(s: string): RigChannel | null {
  * resolveMorphTarget('Blink');               // { kind: 'arkit', indices: [0, 7] }
  */
 export function resolveMorphTarget(name: string): RigChannel | null {
-  const stripped = stripPrefixes(name);
+  const stripped = stripTargetNamePrefixes(name);
   if (stripped.startsWith('fcl_')) return resolveVroid(stripped);
   const k = key(stripped);
   if (k.length === 0) return null;

@@ -116,8 +116,12 @@ const PRESETS = new Map<string, TargetMeaning>([
   ['lookright', { role: 'look', direction: 'right' }],
 ]);
 
-/** Drops mesh prefixes (`blendShape1.`, `Face.`, `BS_`, `ARKit_`) and VRoid's `M_F00_000_00_`. */
-function stripPrefixes(name: string): string {
+/**
+ * A morph-target name without its mesh or exporter prefix (`blendShape1.`, `Face.`, `BS_`,
+ * `ARKit_`), and VRoid's `M_F00_000_00_Fcl_MTH_A` as `fcl_mth_a`: the part that names the shape.
+ * @example stripTargetNamePrefixes('blendShape1.jawOpen') // 'jawOpen'
+ */
+export function stripTargetNamePrefixes(name: string): string {
   let s = name.trim();
   const dot = s.lastIndexOf('.');
   if (dot >= 0) s = s.slice(dot + 1);
@@ -156,7 +160,7 @@ function resolveVroid(s: string): TargetMeaning | undefined {
  */
 export function meaningOfTargetName(name: string): TargetMeaning | undefined {
   if (typeof name !== 'string') return undefined;
-  const stripped = stripPrefixes(name);
+  const stripped = stripTargetNamePrefixes(name);
   if (stripped.startsWith('fcl_')) return resolveVroid(stripped);
   const k = key(stripped);
   if (k.length === 0) return undefined;
