@@ -14,6 +14,7 @@ import { createLayout } from './layout.js';
 import { createMaterials } from './materials.js';
 import type { V3 } from './math.js';
 import type { Part } from './part.js';
+import { createHeadWarp, type HeadWarp } from './proportions.js';
 import type { AvatarStyle } from './style.js';
 
 /** World height of the head centre (metres): a standing adult. */
@@ -69,27 +70,45 @@ export function buildAvatarScene(
     buildEars(layout),
     buildHair(layout),
   ];
+  const warp = createHeadWarp(style.lowerFace, style.cranium);
   for (const part of headParts) {
-    const mesh = toMesh(part, materials[part.material], shapes);
+    const mesh = toMesh(warped(part, warp), materials[part.material], shapes);
     mesh.position.copy(headOffset);
     head.add(mesh);
   }
   for (const side of [0, 1] as const) {
     const eye = toMesh(buildEye(layout, side), materials.eye, shapes);
-    const [x, y, z] = layout.eyes[side];
+    const [x, y, z] = warp(layout.eyes[side]);
     eye.position.set(x, y, z).add(headOffset);
     head.add(eye);
   }
 
   const body = new THREE.Group();
   body.name = 'Body';
-  // Raised a little under the head: a short, sturdy neck reads friendlier than a realistic one.
-  body.position.set(0, HEAD_CENTRE_Y + 0.028, 0);
+  // An adult neck: the shoulders sit well below the chin.
+  body.position.set(0, HEAD_CENTRE_Y - 0.004, 0);
   root.add(body);
   for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
     body.add(toMesh(part, materials[part.material], shapes));
   }
   return scene;
+}
+
+/** The part in adult proportions (see proportions.ts), its morph targets warped with it. */
+function warped(part: Part, warp: HeadWarp): Part {
+  const { targets } = part;
+  return {
+    ...part,
+    positions: part.positions.map((p) => warp(p)),
+    ...(targets
+      ? {
+          targets: (name) => {
+            const deltas = targets(name);
+            return deltas ? deltas.map((d, i) => warp.delta(part.positions[i]!, d)) : null;
+          },
+        }
+      : {}),
+  };
 }
 
 function toMesh(part: Part, material: THREE.Material, shapes: readonly MorphShape[]): THREE.Mesh {

@@ -10,8 +10,8 @@ import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const EYE_SEGMENTS = 32;
 /** Angular radii (from the eye's forward pole) of the pupil and the iris. */
-const PUPIL = 0.24;
-const IRIS = 0.62;
+const PUPIL = 0.19;
+const IRIS = 0.52;
 /** Gaze rotation at weight 1 (radians). */
 const LOOK_H = 0.42;
 const LOOK_V = 0.33;
@@ -161,8 +161,8 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   // Edge curves over the horizontal angle g (-GAMMA_MAX inner .. +GAMMA_MAX outer).
   const shape = (g: number): number => Math.cos((g / GAMMA_MAX) * (Math.PI / 2)) ** 0.75;
   const cornerLevel = (g: number): number => lerp(-0.04, 0.05, (g / GAMMA_MAX + 1) / 2);
-  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.42, shape(g));
-  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.52, shape(g));
+  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.31, shape(g));
+  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.38, shape(g));
   const meet = (g: number): number => lerp(cornerLevel(g), -0.2, shape(g));
 
   const point = (g: number, b: number, radius: number): V3 => {

@@ -40,30 +40,37 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const [rx, ry, rz] = style.head;
   const r = 1 / Math.sqrt((dir[0] / rx) ** 2 + (dir[1] / ry) ** 2 + (dir[2] / rz) ** 2);
   let [x, y, z] = scale(dir, r);
-  // A shorter lower face than cranium: the stylised, friendly proportion.
+  // A shorter lower face than cranium in design space; proportions.ts stretches it to adult.
   if (y < 0) y *= 0.9;
   const front = smoothstep(0.0, 0.06, z);
-  // Narrower jaw and chin than cranium: the friendly "heart" silhouette.
+  // Jaw: narrower than the cranium below the cheekbones, and a narrower chin again.
   const low = smoothstep(-0.005, -0.095, y);
   x *= 1 - style.jawTaper * low;
+  x *= 1 - 0.16 * smoothstep(-0.05, -0.09, y) * front;
   z *= 1 - 0.1 * low * (1 - front);
-  // Rounded chin pushed forward, cheeks full, a soft brow ridge.
-  z += 0.006 * gauss(x * x + (y + 0.085) ** 2, 0.018) * front;
-  const cheek = gauss((Math.abs(x) - 0.043) ** 2 + (y + 0.022) ** 2, 0.017) * front;
-  x += Math.sign(x) * 0.005 * cheek;
-  z += 0.006 * cheek;
-  z += 0.003 * gauss((Math.abs(x) - 0.03) ** 2 + (y - 0.022) ** 2, 0.012) * front;
-  // Shallow eye sockets so the eyeballs sit in the face.
-  z -= 0.0015 * gauss((Math.abs(x) - style.eyeSpacing) ** 2 + (y - 0.001) ** 2, 0.011) * front;
-  // Nose: bridge plus a rounded tip, with little wings.
+  // Chin pushed forward, with the groove between lower lip and chin above it.
+  z += 0.008 * gauss(x * x + (y + 0.08) ** 2, 0.016) * front;
+  z -= 0.0016 * gauss(x * x * 0.4 + (y + 0.062) ** 2, 0.005) * front;
+  // Cheekbones high and forward, the cheek hollowing a little beneath them.
+  const cheekbone = gauss((Math.abs(x) - 0.046) ** 2 + (y + 0.008) ** 2 * 1.8, 0.013) * front;
+  x += Math.sign(x) * 0.004 * cheekbone;
+  z += 0.0055 * cheekbone;
+  const cheek = gauss((Math.abs(x) - 0.04) ** 2 + (y + 0.03) ** 2, 0.015) * front;
+  z += 0.0035 * cheek;
+  z -= 0.002 * gauss((Math.abs(x) - 0.05) ** 2 + (y + 0.046) ** 2, 0.01) * front;
+  // Brow ridge, strongest above the inner eye.
+  z += 0.0042 * gauss((Math.abs(x) - 0.026) ** 2 + (y - 0.02) ** 2 * 2.2, 0.012) * front;
+  // Eye sockets deep enough that the eyeballs sit in the face, not on it.
+  z -= 0.0042 * gauss((Math.abs(x) - style.eyeSpacing) ** 2 + (y - 0.002) ** 2 * 1.3, 0.0115) * front;
+  // Nose: a narrow bridge broadening to a rounded tip, with alar wings and a columella.
   const yn = y + 0.02;
-  const bridge = gauss((x / 0.006) ** 2 + (yn > 0 ? (yn / 0.017) ** 2 : (yn / 0.0065) ** 2), 1);
-  const tip = gauss(x * x + (y + 0.022) ** 2, 0.0049);
-  const wings = gauss((Math.abs(x) - 0.0095) ** 2 + (y + 0.025) ** 2, 0.0042);
-  z += (style.noseHeight * (0.7 * bridge + 0.55 * tip) + 0.0035 * wings) * front;
-  // Philtrum groove and the chin dimple line.
-  z -= 0.0009 * gauss(x * x, 0.0025) * gauss((y + 0.035) ** 2, 0.004) * front;
-  z -= 0.0018 * gauss(x * x, 0.02) * gauss((y + 0.066) ** 2, 0.004) * front;
+  const bridgeWidth = 0.0052 + 0.0025 * smoothstep(0.0, -0.02, yn);
+  const bridge = gauss((x / bridgeWidth) ** 2 + (yn > 0 ? (yn / 0.019) ** 2 : (yn / 0.0065) ** 2), 1);
+  const tip = gauss(x * x * 1.3 + (y + 0.022) ** 2, 0.0047);
+  const wings = gauss((Math.abs(x) - 0.0105) ** 2 + (y + 0.0255) ** 2 * 1.4, 0.0042);
+  z += (style.noseHeight * (0.72 * bridge + 0.55 * tip) + 0.0048 * wings) * front;
+  // Philtrum groove.
+  z -= 0.001 * gauss(x * x, 0.0022) * gauss((y + 0.035) ** 2, 0.004) * front;
   return v3(x, y, z);
 }
 

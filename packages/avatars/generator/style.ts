@@ -12,6 +12,12 @@ export interface AvatarStyle {
   description: string;
   /** Head half-extents in metres (x: ear to ear, y: chin to crown, z: face to back). */
   head: [number, number, number];
+  /**
+   * Vertical stretch of the face below the eyes and of the cranium above the brows (1: the compact
+   * design space the features are modelled in; see proportions.ts).
+   */
+  lowerFace: number;
+  cranium: number;
   /** How much narrower the jaw is than the cranium (0..1). */
   jawTaper: number;
   /** Eye radius and half-distance between the eye centres (metres). */
@@ -47,12 +53,14 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     description:
       'Friendly stylised presenter with warm skin, a swept dark-brown fringe, hazel eyes and a teal hoodie.',
     head: [0.077, 0.098, 0.09],
-    jawTaper: 0.16,
-    eyeRadius: 0.0138,
+    lowerFace: 1.3,
+    cranium: 1.1,
+    jawTaper: 0.2,
+    eyeRadius: 0.0126,
     eyeSpacing: 0.031,
     mouthHalfAngle: 0.235,
-    lipFullness: 0.0034,
-    noseHeight: 0.012,
+    lipFullness: 0.0042,
+    noseHeight: 0.0165,
     colors: {
       skin: 0xe9b594,
       blush: 0xe58f86,
@@ -74,12 +82,14 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     description:
       'Cheerful stylised guide with deep-brown skin, a high bun, amber eyes and a mustard knit sweater.',
     head: [0.079, 0.1, 0.091],
-    jawTaper: 0.14,
-    eyeRadius: 0.0142,
+    lowerFace: 1.28,
+    cranium: 1.1,
+    jawTaper: 0.18,
+    eyeRadius: 0.0128,
     eyeSpacing: 0.0315,
     mouthHalfAngle: 0.245,
     lipFullness: 0.0044,
-    noseHeight: 0.0105,
+    noseHeight: 0.015,
     colors: {
       skin: 0x8d5a3f,
       blush: 0xa45a48,

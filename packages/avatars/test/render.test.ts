@@ -23,6 +23,12 @@ const POSES: Record<string, Record<string, number>> = {
   mouthClose: { mouthClose: 1 },
 };
 
+/** Extra frames for the docs (not compared): mid-word speech and a blink. */
+const DOC_POSES: Record<string, Record<string, number>> = {
+  speaking: { jawOpen: 0.45, mouthFunnel: 0.15, mouthUpperUpLeft: 0.2, mouthUpperUpRight: 0.2 },
+  blink: { eyeBlinkLeft: 1, eyeBlinkRight: 1 },
+};
+
 /** Thresholds on the mouth region: mean |ΔRGB| (0..255) and share of pixels changed by > 40. */
 const MIN_MEAN_DIFF = 6;
 const MIN_CHANGED = 0.05;
@@ -73,6 +79,13 @@ describe('built-in avatars render in Chromium', () => {
         }, weights);
         await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
         mouth[pose] = await page.evaluate((r) => window.avatarPage.pixels(r), rect);
+      }
+      for (const [pose, weights] of Object.entries(DOC_POSES)) {
+        const png = await page.evaluate((w) => {
+          window.avatarPage.pose(w);
+          return window.avatarPage.png();
+        }, weights);
+        await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
       }
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];

@@ -11,7 +11,7 @@ import {
   mixerSeed,
   requireConfig,
 } from '@avatar-drive/client-core';
-import { AvatarScene } from '@avatar-drive/client-core/three';
+import { AvatarScene, configurePortraitRenderer } from '@avatar-drive/client-core/three';
 import { type AvatarCoverage, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
@@ -95,9 +95,7 @@ export class AvatarView {
         },
       );
     }
-    this.#renderer.outputColorSpace = THREE.SRGBColorSpace;
-    this.#renderer.toneMapping = THREE.ACESFilmicToneMapping;
-    this.#renderer.toneMappingExposure = 1.05;
+    configurePortraitRenderer(this.#renderer);
     if (options.background !== undefined)
       this.#renderer.setClearColor(new THREE.Color(options.background), 1);
     else this.#renderer.setClearColor(0x000000, 0);

@@ -5,6 +5,7 @@
  * presents it. Under react-native-web expo-gl hands over a real canvas's WebGL 2 context.
  */
 
+import { configurePortraitRenderer } from '@avatar-drive/client-core/three';
 import { AvatarError } from '@avatar-drive/core';
 import type { ExpoWebGLRenderingContext } from 'expo-gl';
 import * as THREE from 'three';
@@ -55,9 +56,7 @@ export function createGlRenderer(gl: GlContext, options: GlRendererOptions = {})
   } catch (cause) {
     throw new AvatarError('invalidState', 'three.js could not start on this GL context.', { cause });
   }
-  renderer.outputColorSpace = THREE.SRGBColorSpace;
-  renderer.toneMapping = THREE.ACESFilmicToneMapping;
-  renderer.toneMappingExposure = 1.05;
+  configurePortraitRenderer(renderer);
   if (options.background !== undefined) renderer.setClearColor(new THREE.Color(options.background), 1);
   else renderer.setClearColor(0x000000, 0);
   // The drawing buffer is already in device pixels: no pixel-ratio scaling, and never restyle a real canvas.

@@ -2,8 +2,8 @@
  * Browser side of the render test: loads a glTF avatar with three.js, lights it like a portrait,
  * sets morph weights by name and hands back pixels. Bundled with esbuild by the harness.
  */
+import { addPortraitLights, configurePortraitRenderer } from '@avatar-drive/client-core/three';
 import * as THREE from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
 export interface LoadedInfo {
@@ -39,26 +39,12 @@ document.body.appendChild(canvas);
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
 renderer.setPixelRatio(1);
 renderer.setSize(WIDTH, HEIGHT);
-renderer.outputColorSpace = THREE.SRGBColorSpace;
-renderer.toneMapping = THREE.NeutralToneMapping;
-renderer.toneMappingExposure = 1.05;
+// The same tone mapping and lights as the SDK views, so these frames show what apps show.
+configurePortraitRenderer(renderer);
 
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0xe9edf2);
-const pmrem = new THREE.PMREMGenerator(renderer);
-scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
-scene.environmentIntensity = 0.55;
-
-const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
-key.position.set(-0.9, 2.2, 1.8);
-const fill = new THREE.DirectionalLight(0xdfe8ff, 0.55);
-fill.position.set(1.2, 1.7, 1.2);
-// A soft bounce from below the camera keeps the lower face out of shadow.
-const bounce = new THREE.DirectionalLight(0xffe6d8, 0.45);
-bounce.position.set(0, 1.1, 1.6);
-const rim = new THREE.DirectionalLight(0xcfe0ff, 1.6);
-rim.position.set(0.6, 2.2, -1.4);
-scene.add(key, fill, bounce, rim, new THREE.HemisphereLight(0xf3f6ff, 0x8a7466, 0.4));
+addPortraitLights(scene, renderer);
 
 const camera = new THREE.PerspectiveCamera(30, WIDTH / HEIGHT, 0.01, 20);
 let avatar: THREE.Object3D | null = null;

@@ -15,7 +15,6 @@ import {
   planAvatarDrive,
 } from '@avatar-drive/core';
 import * as THREE from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { Avatar } from '../avatar-manager.js';
 import { logger } from '../logger.js';
@@ -24,6 +23,7 @@ import { gltfKind, readGlbJson } from './rig/glb-json.js';
 import { gltfRig } from './rig/gltf-rig.js';
 import type { LoadedRig } from './rig/loaded-rig.js';
 import { loadVrmRig } from './rig/vrm-rig.js';
+import { addPortraitLights } from './portrait-lighting.js';
 
 /** Options of {@link AvatarScene}. */
 export interface AvatarSceneOptions {
@@ -187,23 +187,7 @@ export class AvatarScene {
   }
 
   #addLights(renderer: THREE.WebGLRenderer | undefined, environment: boolean): void {
-    if (environment && renderer) {
-      const pmrem = new THREE.PMREMGenerator(renderer);
-      const room = new RoomEnvironment();
-      this.#envTexture = pmrem.fromScene(room, 0.04).texture;
-      this.scene.environment = this.#envTexture;
-      this.scene.environmentIntensity = 0.55;
-      room.dispose();
-      pmrem.dispose();
-    }
-    this.scene.add(new THREE.HemisphereLight(0xfff4e8, 0x3a4250, 0.9));
-    const key = new THREE.DirectionalLight(0xfff1e0, 1.9);
-    key.position.set(-1.2, 1.6, 2.2);
-    const fill = new THREE.DirectionalLight(0xdfe8ff, 0.7);
-    fill.position.set(1.5, 0.4, 1.5);
-    const rim = new THREE.DirectionalLight(0xffffff, 1.0);
-    rim.position.set(0.3, 1.5, -2.5);
-    this.scene.add(key, fill, rim);
+    this.#envTexture = addPortraitLights(this.scene, renderer, environment);
   }
 
   #bind(rig: LoadedRig): void {

@@ -4,3 +4,9 @@
  * @packageDocumentation
  */
 export { AvatarScene, type AvatarSceneOptions } from './avatar-scene.js';
+export {
+  addPortraitLights,
+  configurePortraitRenderer,
+  PORTRAIT_EXPOSURE,
+  PORTRAIT_TONE_MAPPING,
+} from './portrait-lighting.js';
