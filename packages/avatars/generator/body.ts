@@ -22,7 +22,7 @@ export function buildNeck(layout: FaceLayout): Part {
   for (let i = 0; i <= rows; i++) {
     const k = i / rows;
     const y = lerp(0.0, -0.17, k);
-    const w = 0.052 + 0.01 * smoothstep(0.6, 1, k);
+    const w = 0.055 + 0.01 * smoothstep(0.6, 1, k);
     const d = 0.05 + 0.006 * smoothstep(0.6, 1, k);
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;

@@ -141,6 +141,8 @@ function lidShapeFor(name: ArkitBlendshape, side: Side): LidShape | null {
 
 const LID_COLS = 24;
 const LID_ROWS = 7;
+/** Rows of the lash fin: root in front, tip, root behind. */
+const LASH_ROWS = 3;
 const GAMMA_MAX = 1.4;
 const UPPER_TOP = 1.2;
 const LOWER_BOTTOM = -1.05;
@@ -161,8 +163,8 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   // Edge curves over the horizontal angle g (-GAMMA_MAX inner .. +GAMMA_MAX outer).
   const shape = (g: number): number => Math.cos((g / GAMMA_MAX) * (Math.PI / 2)) ** 0.75;
   const cornerLevel = (g: number): number => lerp(-0.04, 0.05, (g / GAMMA_MAX + 1) / 2);
-  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.31, shape(g));
-  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.38, shape(g));
+  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.35, shape(g));
+  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.4, shape(g));
   const meet = (g: number): number => lerp(cornerLevel(g), -0.2, shape(g));
 
   const point = (g: number, b: number, radius: number): V3 => {
@@ -193,6 +195,16 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
         }
       }
     }
+    // Upper lashes: a thin fin from the lid edge curving up and out, longest at the outer corner.
+    for (let row = 0; row < LASH_ROWS; row++) {
+      for (let col = 0; col < LID_COLS; col++) {
+        const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
+        const edge = upperEdge(g);
+        const length = (0.35 + 0.65 * smoothstep(-1.3, 0.8, g)) * (1 - 0.8 * smoothstep(1.0, 1.4, g));
+        if (row === 1) out.push(point(g, edge + 0.16 * length, r * (1.12 + 0.42 * length)));
+        else out.push(point(g, edge + (row === 0 ? 0.01 : -0.015), r * (row === 0 ? 1.075 : 1.06)));
+      }
+    }
     return out;
   };
 
@@ -212,12 +224,16 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
       }
     }
   }
+  for (let i = 0; i < LASH_ROWS * LID_COLS; i++) colors.push(lash);
   const rowsPerLid = LID_ROWS + 3;
   const upperIdx = gridIndices(rowsPerLid, LID_COLS, false, 0);
   const lowerIdx = gridIndices(rowsPerLid, LID_COLS, false, rowsPerLid * LID_COLS);
+  // The lash fin folds back on itself: one half faces up and out, the other down and in.
+  const lashIdx = gridIndices(LASH_ROWS, LID_COLS, false, 2 * rowsPerLid * LID_COLS);
   const indices = [
     ...orientAway(rest, upperIdx, eye, LID_PROBE),
     ...orientAway(rest, lowerIdx, eye, LID_PROBE),
+    ...lashIdx,
   ];
 
   return {

@@ -46,6 +46,7 @@ function skinAtXY(layout: FaceLayout, x: number, y: number): { p: V3; dir: V3 } 
 /** A soft, tapered brow over each eye. Both brows are one mesh. */
 export function buildBrows(layout: FaceLayout): Part {
   const color = linearRgb(layout.style.colors.brows);
+  const skin = linearRgb(layout.style.colors.skin);
   const along = 22;
   const around = 10;
   const positions: V3[] = [];
@@ -65,13 +66,14 @@ export function buildBrows(layout: FaceLayout): Part {
       const up = norm(cross(n, tangent));
       const upV = up[1] < 0 ? scale(up, -1) : up;
       const width =
-        0.0028 * (1 - 0.75 * smoothstep(0.35, 1, s)) * (0.55 + 0.45 * smoothstep(0, 0.12, s)) + 0.0005;
-      const thick = 0.0011 + 0.0006 * (1 - s);
+        0.0027 * (1 - 0.75 * smoothstep(0.35, 1, s)) * (0.55 + 0.45 * smoothstep(0, 0.12, s)) + 0.0004;
+      const thick = 0.0008 + 0.0005 * (1 - s);
       const centre = add(p, scale(n, 0.0003));
       for (let j = 0; j < around; j++) {
         const a = (2 * Math.PI * j) / around;
         positions.push(add(centre, add(scale(upV, width * Math.cos(a)), scale(n, thick * Math.sin(a)))));
-        colors.push(color);
+        // Soft edges: sparse hairs at the top and bottom of the brow let the skin through.
+        colors.push(mix3(color, skin, 0.3 * Math.cos(a) ** 2 + 0.2 * smoothstep(0.2, 0, s)));
       }
     }
     const grid = gridIndices(along, around, true, start);

@@ -1,9 +1,11 @@
 /**
- * Hair as a sculpted shell over the skull: chunky strands carved into its thickness, a hairline
- * that frames the face, and a rolled edge tucked into the skin. One style per avatar.
+ * Hair in two layers: a thin scalp shell in the root colour (a hairline that frames the face and a
+ * rolled edge tucked into the skin) under a few hundred overlapping locks that give the volume,
+ * the strands and a broken silhouette. One style per avatar.
  */
 import type { FaceLayout } from './layout.js';
 import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
+import { appendLock, type LockPoint, random } from './locks.js';
 import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const AROUND = 120;
@@ -16,8 +18,8 @@ function hairline(style: FaceLayout['style'], phi: number): number {
   if (style.hair === 'swept-fringe') {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
-    const scallop = 0.06 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
-    const base = lerp(-0.58, 0.5 + sweep * front, front) - 0.12 * side * (1 - front);
+    const scallop = 0.015 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
+    const base = lerp(-0.58, 0.6 + sweep * front, front) - 0.12 * side * (1 - front);
     return base + scallop;
   }
   // Pulled back into a bun: a clean, high hairline.
@@ -41,12 +43,12 @@ export function buildHair(layout: FaceLayout): Part {
       const skin = layout.skinAt(dir);
       // Volume: more on top and at the back, strands carved as soft grooves.
       const front = ((1 + Math.cos(phi)) / 2) ** 2;
-      const volume = fringe ? 0.0125 - 0.004 * front : 0.0065 - 0.002 * front;
+      const volume = fringe ? 0.005 - 0.002 * front : 0.003 - 0.001 * front;
       const strandFreq = fringe ? 26 : 40;
       const strands = 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
       // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
       const edgeTaper = 1 - (fringe ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
-      let thick = (volume - strands * (fringe ? 1 : 0.6)) * edgeTaper;
+      let thick = (volume - strands * 0.3) * edgeTaper;
       if (row > ROWS) thick = row === ROWS + 1 ? (fringe ? 0.0015 : -0.0005) : -0.003;
       let p = add(skin, scale(dir, thick));
       if (fringe) {
@@ -56,7 +58,7 @@ export function buildHair(layout: FaceLayout): Part {
       }
       positions.push(p);
       const shade = 0.55 + 0.45 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0)));
-      colors.push(scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.7), 0.75 + 0.25 * shade));
+      colors.push(scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.4), 0.55 + 0.2 * shade));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
@@ -70,7 +72,10 @@ export function buildHair(layout: FaceLayout): Part {
   colors.push(root);
   let indices = [...gridIndices(ROWS + 3, AROUND, true), ...fanIndices(crown, 0, AROUND, true)];
   indices = orientAway(positions, indices, v3(0, 0, 0), AROUND * 2 * 4);
-  if (style.hair === 'bun') indices = addBun(layout, positions, colors, indices, root, tip);
+  if (style.hair === 'bun') {
+    indices = addBun(layout, positions, colors, indices, root, tip);
+    addPulledBackLocks(layout, positions, colors, indices, root, tip);
+  } else addFringeLocks(layout, positions, colors, indices, root, tip);
   return { name: 'Hair', material: 'hair', positions, colors, indices };
 }
 
@@ -107,4 +112,116 @@ function addBun(
   }
   const grid = gridIndices(rows + 1, cols, true, start);
   return [...indices, ...orientAway(positions, grid, centre, 8 * cols * 2)];
+}
+
+/** Direction at elevation `el` and azimuth `phi` (0 = face, + towards the avatar's left). */
+function direction(phi: number, el: number): V3 {
+  return norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
+}
+
+/** Normalised interpolation between two directions (through the shorter arc). */
+function slerpDir(a: V3, b: V3, t: number): V3 {
+  return norm(add(scale(a, 1 - t), scale(b, t)));
+}
+
+/** Rotates a direction about the vertical axis. */
+function turn(d: V3, angle: number): V3 {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  return v3(d[0] * c + d[2] * s, d[1], -d[0] * s + d[2] * c);
+}
+
+const LOCK_SAMPLES = 14;
+
+/**
+ * A short, layered cut: locks flow from a whorl at the back of the crown over the head to the
+ * hairline; over the forehead they sweep to the avatar's right as a fringe, over the ears and
+ * nape they end in soft points.
+ */
+function addFringeLocks(
+  layout: FaceLayout,
+  positions: V3[],
+  colors: V3[],
+  indices: number[],
+  root: V3,
+  tip: V3,
+): void {
+  const style = layout.style;
+  const rand = random(0x6d696b61);
+  const layers = [
+    { count: 64, lift: 0.0035, width: 0.0085 },
+    { count: 72, lift: 0.0068, width: 0.0082 },
+    { count: 60, lift: 0.0098, width: 0.0078 },
+  ];
+  const whorl = direction(Math.PI, 1.18);
+  layers.forEach((layer, L) => {
+    for (let i = 0; i < layer.count; i++) {
+      const phiEnd = -Math.PI + ((i + rand() * 0.9) / layer.count) * 2 * Math.PI;
+      const front = ((1 + Math.cos(phiEnd)) / 2) ** 2.2;
+      // Fringe locks start further forward so they arc over the forehead instead of lying flat.
+      const start = slerpDir(whorl, direction(phiEnd, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
+      const elEnd = hairline(style, phiEnd) - 0.03 - 0.05 * front - 0.06 * rand() * (1 - front);
+      const end = direction(phiEnd, elEnd);
+      const sweep = -0.4 * front * (0.7 + 0.5 * rand());
+      const width = layer.width * (0.75 + 0.5 * rand());
+      const shade = 0.8 + 0.35 * rand();
+      const points: LockPoint[] = [];
+      for (let s = 0; s < LOCK_SAMPLES; s++) {
+        const k = s / (LOCK_SAMPLES - 1);
+        const dir = turn(slerpDir(start, end, k), sweep * k * k);
+        const skin = layout.skinAt(dir);
+        const volume = (0.0035 + 0.0045 * (1 - front)) * Math.sin(Math.PI * Math.min(1, 0.25 + k * 0.9)) ** 0.5;
+        const lift = (layer.lift + volume) * (1 - 0.75 * smoothstep(0.75, 1, k)) + 0.0012;
+        points.push({
+          p: add(skin, scale(dir, lift)),
+          up: dir,
+          width: width * (0.4 + 0.6 * smoothstep(0, 0.3, k)) * (1 - 0.85 * smoothstep(0.55, 1, k)) + 0.0006,
+          thickness: 0.0016 * (1 - 0.5 * k) + 0.0004,
+          color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
+        });
+      }
+      appendLock(points, positions, colors, indices);
+    }
+  });
+}
+
+/** Hair pulled back from every side of the hairline into the bun, in tight, slightly raised locks. */
+function addPulledBackLocks(
+  layout: FaceLayout,
+  positions: V3[],
+  colors: V3[],
+  indices: number[],
+  root: V3,
+  tip: V3,
+): void {
+  const style = layout.style;
+  const rand = random(0x6a756e6f);
+  const bun = norm(v3(0, 0.9, -0.42));
+  for (const layer of [
+    { count: 80, lift: 0.0022 },
+    { count: 70, lift: 0.0042 },
+  ]) {
+    for (let i = 0; i < layer.count; i++) {
+      const phi = -Math.PI + ((i + rand() * 0.9) / layer.count) * 2 * Math.PI;
+      const start = direction(phi, hairline(style, phi) + 0.02);
+      const end = slerpDir(bun, start, 0.12 + 0.08 * rand());
+      const width = 0.009 * (0.75 + 0.5 * rand());
+      const shade = 0.8 + 0.35 * rand();
+      const points: LockPoint[] = [];
+      for (let s = 0; s < LOCK_SAMPLES; s++) {
+        const k = s / (LOCK_SAMPLES - 1);
+        const dir = slerpDir(start, end, k);
+        const skin = layout.skinAt(dir);
+        const lift = layer.lift + 0.0025 * Math.sin(Math.PI * k) + 0.0008;
+        points.push({
+          p: add(skin, scale(dir, lift)),
+          up: dir,
+          width: width * (0.5 + 0.5 * smoothstep(0, 0.15, k)) * (1 - 0.6 * smoothstep(0.7, 1, k)) + 0.0006,
+          thickness: 0.0012,
+          color: scale(mix3(root, tip, 0.2 + 0.35 * Math.sin(Math.PI * k)), shade),
+        });
+      }
+      appendLock(points, positions, colors, indices);
+    }
+  }
 }

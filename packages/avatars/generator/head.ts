@@ -25,7 +25,7 @@ export function buildHead(layout: FaceLayout): Part {
   const c = style.colors;
   const skin = linearRgb(c.skin);
   const blush = linearRgb(c.blush);
-  const lips = linearRgb(c.lips);
+  const lips = mix3(skin, linearRgb(c.lips), 0.75);
   const lipsInner = mix3(lips, linearRgb(0x9b3c44), 0.5);
   const cavity = linearRgb(0x4a1418);
   const deep = linearRgb(0x1c0608);

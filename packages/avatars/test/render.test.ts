@@ -3,17 +3,20 @@
  * mouthFunnel and mouthClose. The mouth region must change clearly between them; the frames
  * go to docs/images/avatars/<id>-<pose>.png for the README.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AvatarIndex, AvatarManifest } from '../src/manifest.js';
 import { type RenderHarness, startRenderHarness } from './render/harness.js';
-import type { Rect } from './render/page.js';
+import type { Rect, SheetRow } from './render/page.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
+/** Frames of the avatars as they were before the realism pass (0.1.0), kept for the comparison. */
+const before = join(images, 'before');
+const comparison = fileURLToPath(new URL('../../../docs/images/avatar-before-after.png', import.meta.url));
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 
 const POSES: Record<string, Record<string, number>> = {
@@ -56,6 +59,9 @@ describe('built-in avatars render in Chromium', () => {
     await harness?.close();
   });
 
+  /** Frames written by the tests below, as data URLs, for the before/after sheet. */
+  const frames = new Map<string, string>();
+
   for (const entry of index.avatars) {
     it(`${entry.id}: mouth shapes are told apart on screen`, async () => {
       const manifest = JSON.parse(readFileSync(join(dist, entry.manifest), 'utf8')) as AvatarManifest;
@@ -78,6 +84,7 @@ describe('built-in avatars render in Chromium', () => {
           return window.avatarPage.png();
         }, weights);
         await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
+        frames.set(`${entry.id}-${pose}`, png);
         mouth[pose] = await page.evaluate((r) => window.avatarPage.pixels(r), rect);
       }
       for (const [pose, weights] of Object.entries(DOC_POSES)) {
@@ -86,6 +93,7 @@ describe('built-in avatars render in Chromium', () => {
           return window.avatarPage.png();
         }, weights);
         await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
+        frames.set(`${entry.id}-${pose}`, png);
       }
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];
@@ -105,4 +113,26 @@ describe('built-in avatars render in Chromium', () => {
       }
     });
   }
+
+  it('writes the before/after sheet (neutral, speaking, blink) to docs/images', async () => {
+    const columns = ['idle', 'speaking', 'blink'];
+    const rows: SheetRow[] = [];
+    for (const entry of index.avatars) {
+      const old = columns.map((pose) => join(before, `${entry.id}-${pose}.png`));
+      if (old.every((file) => existsSync(file))) {
+        rows.push({
+          label: `${entry.name} before`,
+          images: old.map((file) => `data:image/png;base64,${readFileSync(file).toString('base64')}`),
+        });
+      }
+      const now = columns.map((pose) => frames.get(`${entry.id}-${pose}`));
+      // Written by the avatar's own test above; absent when that one was filtered out or failed.
+      if (now.some((f) => f === undefined)) return;
+      rows.push({ label: `${entry.name} now`, images: now as string[] });
+    }
+    const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [rows, columns] as const);
+    const bytes = Buffer.from(png.split(',')[1]!, 'base64');
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    await writeFile(comparison, bytes);
+  });
 });

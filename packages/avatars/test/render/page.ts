@@ -19,6 +19,12 @@ export interface Rect {
   height: number;
 }
 
+/** One row of a comparison sheet: a label and one PNG data URL per column. */
+export interface SheetRow {
+  label: string;
+  images: string[];
+}
+
 declare global {
   interface Window {
     avatarPage: {
@@ -27,6 +33,7 @@ declare global {
       mouthRect(): Rect;
       pixels(rect: Rect): number[];
       png(): string;
+      sheet(rows: SheetRow[], columns: string[]): Promise<string>;
     };
   }
 }
@@ -160,5 +167,34 @@ window.avatarPage = {
 
   png() {
     return canvas.toDataURL('image/png');
+  },
+
+  /** Lays frames out in a labelled grid (half size) and returns it as a PNG data URL. */
+  async sheet(rows, columns) {
+    const cell = { width: WIDTH / 2, height: HEIGHT / 2 };
+    const left = 120;
+    const top = 36;
+    const out = document.createElement('canvas');
+    out.width = left + columns.length * cell.width;
+    out.height = top + rows.length * cell.height;
+    const g = out.getContext('2d')!;
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, out.width, out.height);
+    g.fillStyle = '#1d2330';
+    g.font = '600 16px sans-serif';
+    g.textBaseline = 'middle';
+    g.textAlign = 'center';
+    columns.forEach((c, i) => g.fillText(c, left + (i + 0.5) * cell.width, top / 2));
+    g.textAlign = 'left';
+    for (const [r, row] of rows.entries()) {
+      g.fillText(row.label, 12, top + (r + 0.5) * cell.height);
+      for (const [i, src] of row.images.entries()) {
+        const image = new Image();
+        image.src = src;
+        await image.decode();
+        g.drawImage(image, left + i * cell.width, top + r * cell.height, cell.width, cell.height);
+      }
+    }
+    return out.toDataURL('image/png');
   },
 };
