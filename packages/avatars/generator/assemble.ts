@@ -86,7 +86,7 @@ export function buildAvatarScene(
   const body = new THREE.Group();
   body.name = 'Body';
   // An adult neck: the shoulders sit well below the chin.
-  body.position.set(0, HEAD_CENTRE_Y + 0.006, 0);
+  body.position.set(0, HEAD_CENTRE_Y + 0.014, 0);
   root.add(body);
   for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
     body.add(toMesh(part, materials[part.material], shapes));

@@ -10,8 +10,8 @@ import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const EYE_SEGMENTS = 32;
 /** Angular radii (from the eye's forward pole) of the pupil and the iris. */
-const PUPIL = 0.19;
-const IRIS = 0.52;
+const PUPIL = 0.2;
+const IRIS = 0.56;
 /** Gaze rotation at weight 1 (radians). */
 const LOOK_H = 0.42;
 const LOOK_V = 0.33;
@@ -201,7 +201,7 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
         const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
         const edge = upperEdge(g);
         const length = (0.35 + 0.65 * smoothstep(-1.3, 0.8, g)) * (1 - 0.8 * smoothstep(1.0, 1.4, g));
-        if (row === 1) out.push(point(g, edge + 0.16 * length, r * (1.12 + 0.42 * length)));
+        if (row === 1) out.push(point(g, edge + 0.1 * length, r * (1.1 + 0.3 * length)));
         else out.push(point(g, edge + (row === 0 ? 0.01 : -0.015), r * (row === 0 ? 1.075 : 1.06)));
       }
     }

@@ -203,7 +203,7 @@ function addPulledBackLocks(
   ]) {
     for (let i = 0; i < layer.count; i++) {
       const phi = -Math.PI + ((i + rand() * 0.9) / layer.count) * 2 * Math.PI;
-      const start = direction(phi, hairline(style, phi) + 0.02);
+      const start = direction(phi, hairline(style, phi) - 0.01);
       const end = slerpDir(bun, start, 0.12 + 0.08 * rand());
       const width = 0.009 * (0.75 + 0.5 * rand());
       const shade = 0.8 + 0.35 * rand();
@@ -212,7 +212,7 @@ function addPulledBackLocks(
         const k = s / (LOCK_SAMPLES - 1);
         const dir = slerpDir(start, end, k);
         const skin = layout.skinAt(dir);
-        const lift = layer.lift + 0.0025 * Math.sin(Math.PI * k) + 0.0008;
+        const lift = (layer.lift + 0.0025 * Math.sin(Math.PI * k)) * smoothstep(0, 0.12, k) + 0.0006;
         points.push({
           p: add(skin, scale(dir, lift)),
           up: dir,

@@ -66,6 +66,18 @@ export function buildHead(layout: FaceLayout): Part {
     const nostrils =
       gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0022) * smoothstep(0.07, 0.09, p[2]);
     let color = mix3(skin, blush, 0.4 * cheeks + 0.22 * noseTip);
+    // Skin is not one colour: warmer, darker sockets round the eyes, a shaded underside of the
+    // jaw, cooler temples, and a faint mottle so large areas do not read as plastic.
+    const socket = gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2 * 0.8, 0.012);
+    color = mix3(color, mix3(scale(skin, 0.78), blush, 0.25), 0.45 * socket * smoothstep(0.03, 0.06, p[2]));
+    const underJaw = smoothstep(-0.06, -0.09, p[1]) * (1 - smoothstep(0.02, 0.06, p[2]));
+    color = mix3(color, scale(skin, 0.7), 0.5 * underJaw);
+    const temple = gauss((Math.abs(p[0]) - 0.065) ** 2 + (p[1] - 0.02) ** 2, 0.018);
+    color = mix3(color, mix3(skin, linearRgb(0x8a8aa0), 0.25), 0.3 * temple);
+    const mottle =
+      Math.sin(p[0] * 410 + 1.3) * Math.sin(p[1] * 370 + 0.7) * Math.sin(p[2] * 290 + 2.1) +
+      0.5 * Math.sin(p[0] * 1130 + p[1] * 870) * Math.sin(p[2] * 990 - p[1] * 640);
+    color = scale(color, 1 + 0.035 * mottle);
     color = mix3(color, scale(skin, 0.45), 0.55 * nostrils);
     color = mix3(color, lips, lipMask);
     // A darker seam line so closed lips read as two lips.

@@ -46,7 +46,7 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   // Jaw: narrower than the cranium below the cheekbones, and a narrower chin again.
   const low = smoothstep(-0.005, -0.095, y);
   x *= 1 - style.jawTaper * low;
-  x *= 1 - 0.1 * smoothstep(-0.05, -0.09, y) * front;
+  x *= 1 - 0.05 * smoothstep(-0.05, -0.09, y) * front;
   z *= 1 - 0.1 * low * (1 - front);
   // Chin pushed forward, with the groove between lower lip and chin above it.
   z += 0.008 * gauss(x * x + (y + 0.08) ** 2, 0.016) * front;

@@ -18,7 +18,7 @@ import { AVATAR_STYLES } from '../generator/style.js';
 import { type AvatarIndex, BUILT_IN_AVATAR_IDS, parseAvatarManifest } from '../src/index.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const MAX_BYTES = 1.5 * 1024 * 1024;
+const MAX_BYTES = 3 * 1024 * 1024;
 
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 

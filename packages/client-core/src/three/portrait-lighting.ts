@@ -39,15 +39,15 @@ export function addPortraitLights(
     room.dispose();
     pmrem.dispose();
   }
-  const key = new THREE.DirectionalLight(0xfff1e0, 2.1);
-  key.position.set(-1.0, 1.9, 1.8);
-  const fill = new THREE.DirectionalLight(0xdfe8ff, 0.5);
+  const key = new THREE.DirectionalLight(0xfff1e0, 2.5);
+  key.position.set(-1.3, 1.6, 1.6);
+  const fill = new THREE.DirectionalLight(0xdfe8ff, 0.35);
   fill.position.set(1.3, 1.4, 1.2);
   // A soft bounce from below the camera keeps the lower face out of shadow.
-  const bounce = new THREE.DirectionalLight(0xffe6d8, 0.4);
+  const bounce = new THREE.DirectionalLight(0xffe6d8, 0.25);
   bounce.position.set(0, 0.4, 1.6);
   const rim = new THREE.DirectionalLight(0xd8e6ff, 1.5);
   rim.position.set(0.7, 1.8, -1.6);
-  scene.add(key, fill, bounce, rim, new THREE.HemisphereLight(0xf3f6ff, 0x7a6458, 0.45));
+  scene.add(key, fill, bounce, rim, new THREE.HemisphereLight(0xf3f6ff, 0x7a6458, 0.35));
   return texture;
 }
