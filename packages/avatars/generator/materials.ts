@@ -1,4 +1,4 @@
-/** PBR materials: soft skin with a warm sheen, glossy eyes, fabric with a velvet sheen. */
+/** PBR materials: skin with a faint warm sheen, glossy eyes, fabric with a velvet sheen. */
 import * as THREE from 'three';
 import type { MaterialKey } from './part.js';
 import type { AvatarStyle } from './style.js';
@@ -11,12 +11,13 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
     skin: new THREE.MeshPhysicalMaterial({
       name: 'Skin',
       vertexColors: true,
-      roughness: 0.56,
+      roughness: 0.5,
       metalness: 0,
-      sheen: 0.4,
-      sheenColor: lighter(c.blush, 0.35),
-      sheenRoughness: 0.5,
-      specularIntensity: 0.6,
+      // A little sheen for the soft rim skin has; more veils the base colour and reads as pale.
+      sheen: 0.15,
+      sheenColor: lighter(c.blush, 0.2),
+      sheenRoughness: 0.45,
+      specularIntensity: 0.5,
     }),
     mouth: new THREE.MeshStandardMaterial({ name: 'Mouth', vertexColors: true, roughness: 0.5 }),
     eye: new THREE.MeshPhysicalMaterial({

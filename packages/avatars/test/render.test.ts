@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AVATAR_STYLES } from '../generator/style.js';
 import type { AvatarIndex, AvatarManifest } from '../src/manifest.js';
 import { type RenderHarness, startRenderHarness } from './render/harness.js';
 import type { Rect, SheetRow } from './render/page.js';
@@ -72,6 +73,26 @@ describe('built-in avatars render in Chromium', () => {
       ] as const);
       expect(info.morphMeshes).toBeGreaterThan(0);
       expect(info.targetNames).toEqual(expect.arrayContaining(['jawOpen', 'mouthFunnel', 'mouthClose']));
+
+      // The skin shows its designed colour: the brow (between the eyebrows) in the SDK's light rig and tone
+      // mapping stays near the style's sRGB skin colour and keeps its saturation. (ACES filmic with
+      // the old rig gave deep-brown skin 1.4× too bright and washed out: "paler than designed".)
+      await page.evaluate(() => window.avatarPage.pose({}));
+      const design = AVATAR_STYLES.find((s) => s.id === entry.id)!.colors.skin;
+      const designRgb = [(design >> 16) & 255, (design >> 8) & 255, design & 255];
+      const forehead = await page.evaluate(() => window.avatarPage.surfaceColor([0, 1.618, 0.09]));
+      expect(forehead.mesh).toBe('Face');
+      const ratios = forehead.rgb.map((v, c) => v / designRgb[c]!);
+      const chroma = (rgb: number[]) => (Math.max(...rgb) - Math.min(...rgb)) / Math.max(...rgb);
+      console.log(
+        `${entry.id} forehead rgb ${forehead.rgb.map((v) => v.toFixed(0)).join(',')} vs design ${designRgb.join(',')}: ` +
+          `ratio ${ratios.map((r) => r.toFixed(2)).join('/')}, chroma ${chroma(forehead.rgb).toFixed(2)} vs ${chroma(designRgb).toFixed(2)}`,
+      );
+      for (const r of ratios) {
+        expect(r).toBeGreaterThan(0.85);
+        expect(r).toBeLessThan(1.3);
+      }
+      expect(chroma(forehead.rgb)).toBeGreaterThan(chroma(designRgb) * 0.8);
 
       const rect: Rect = await page.evaluate(() => window.avatarPage.mouthRect());
       expect(rect.width).toBeGreaterThan(20);

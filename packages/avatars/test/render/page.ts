@@ -34,6 +34,7 @@ declare global {
       pixels(rect: Rect): number[];
       png(): string;
       sheet(rows: SheetRow[], columns: string[]): Promise<string>;
+      surfaceColor(point: number[]): { mesh: string; rgb: number[] };
     };
   }
 }
@@ -167,6 +168,23 @@ window.avatarPage = {
 
   png() {
     return canvas.toDataURL('image/png');
+  },
+
+  /**
+   * The rendered colour (mean sRGB of a 7×7 patch) where the line of sight towards world `point`
+   * first meets the model, and the name of the mesh it meets there.
+   */
+  surfaceColor(point) {
+    const ndc = new THREE.Vector3().fromArray(point).project(camera);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(new THREE.Vector2(ndc.x, ndc.y), camera);
+    const hit = avatar ? ray.intersectObject(avatar, true)[0] : undefined;
+    const x = Math.round(((ndc.x + 1) / 2) * WIDTH);
+    const y = Math.round(((1 - ndc.y) / 2) * HEIGHT);
+    const data = window.avatarPage.pixels({ x: x - 3, y: y - 3, width: 7, height: 7 });
+    const rgb = [0, 0, 0];
+    for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) rgb[c]! += data[i + c]! / 49;
+    return { mesh: hit?.object.name ?? '', rgb };
   },
 
   /** Lays frames out in a labelled grid (half size) and returns it as a PNG data URL. */

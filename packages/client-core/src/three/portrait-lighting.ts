@@ -35,7 +35,7 @@ export function addPortraitLights(
     const room = new RoomEnvironment();
     texture = pmrem.fromScene(room, 0.04).texture;
     scene.environment = texture;
-    scene.environmentIntensity = 0.5;
+    scene.environmentIntensity = 0.35;
     room.dispose();
     pmrem.dispose();
   }
