@@ -4,8 +4,8 @@
  * the strands and a broken silhouette. One style per avatar.
  */
 import type { FaceLayout } from './layout.js';
-import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
 import { appendLock, type LockPoint, random } from './locks.js';
+import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
 import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const AROUND = 120;
@@ -170,7 +170,8 @@ function addFringeLocks(
         const k = s / (LOCK_SAMPLES - 1);
         const dir = turn(slerpDir(start, end, k), sweep * k * k);
         const skin = layout.skinAt(dir);
-        const volume = (0.0035 + 0.0045 * (1 - front)) * Math.sin(Math.PI * Math.min(1, 0.25 + k * 0.9)) ** 0.5;
+        const volume =
+          (0.0035 + 0.0045 * (1 - front)) * Math.sin(Math.PI * Math.min(1, 0.25 + k * 0.9)) ** 0.5;
         const lift = (layer.lift + volume) * (1 - 0.75 * smoothstep(0.75, 1, k)) + 0.0012;
         points.push({
           p: add(skin, scale(dir, lift)),

@@ -20,7 +20,12 @@ export interface LockPoint {
 const AROUND = 6;
 
 /** Appends one lock to the mesh arrays (vertices, colours, triangles). */
-export function appendLock(points: readonly LockPoint[], positions: V3[], colors: V3[], indices: number[]): void {
+export function appendLock(
+  points: readonly LockPoint[],
+  positions: V3[],
+  colors: V3[],
+  indices: number[],
+): void {
   const start = positions.length;
   for (let i = 0; i < points.length; i++) {
     const { p, up, width, thickness, color } = points[i]!;

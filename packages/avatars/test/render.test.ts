@@ -151,7 +151,10 @@ describe('built-in avatars render in Chromium', () => {
       if (now.some((f) => f === undefined)) return;
       rows.push({ label: `${entry.name} now`, images: now as string[] });
     }
-    const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [rows, columns] as const);
+    const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [
+      rows,
+      columns,
+    ] as const);
     const bytes = Buffer.from(png.split(',')[1]!, 'base64');
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     await writeFile(comparison, bytes);

@@ -202,7 +202,7 @@ window.avatarPage = {
     g.font = '600 16px sans-serif';
     g.textBaseline = 'middle';
     g.textAlign = 'center';
-    columns.forEach((c, i) => g.fillText(c, left + (i + 0.5) * cell.width, top / 2));
+    for (const [i, c] of columns.entries()) g.fillText(c, left + (i + 0.5) * cell.width, top / 2);
     g.textAlign = 'left';
     for (const [r, row] of rows.entries()) {
       g.fillText(row.label, 12, top + (r + 0.5) * cell.height);

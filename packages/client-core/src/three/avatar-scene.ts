@@ -18,12 +18,12 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { Avatar } from '../avatar-manager.js';
 import { logger } from '../logger.js';
+import { addPortraitLights } from './portrait-lighting.js';
 import { DriveBinding } from './rig/drive-binding.js';
 import { gltfKind, readGlbJson } from './rig/glb-json.js';
 import { gltfRig } from './rig/gltf-rig.js';
 import type { LoadedRig } from './rig/loaded-rig.js';
 import { loadVrmRig } from './rig/vrm-rig.js';
-import { addPortraitLights } from './portrait-lighting.js';
 
 /** Options of {@link AvatarScene}. */
 export interface AvatarSceneOptions {
