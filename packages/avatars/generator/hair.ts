@@ -31,6 +31,7 @@ export function buildHair(layout: FaceLayout): Part {
   const root = linearRgb(style.colors.hair);
   const tip = linearRgb(style.colors.hairTip);
   const fringe = style.hair === 'swept-fringe';
+  const skinColor = linearRgb(style.colors.skin);
   const positions: V3[] = [];
   const colors: V3[] = [];
   for (let row = 0; row <= ROWS + 2; row++) {
@@ -58,7 +59,11 @@ export function buildHair(layout: FaceLayout): Part {
       }
       positions.push(p);
       const shade = 0.55 + 0.45 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0)));
-      colors.push(scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.4), 0.55 + 0.2 * shade));
+      // A soft hairline: towards its edge the shell lets the skin colour through, as sparse
+      // baby hairs do, instead of ending in a dark line.
+      const hairColor = scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.4), 0.55 + 0.2 * shade);
+      const edge = row > ROWS ? 1 : smoothstep(0.8, 1, k);
+      colors.push(mix3(hairColor, skinColor, 0.55 * edge));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
@@ -159,10 +164,13 @@ function addFringeLocks(
       const phiEnd = -Math.PI + ((i + rand() * 0.9) / layer.count) * 2 * Math.PI;
       const front = ((1 + Math.cos(phiEnd)) / 2) ** 2.2;
       // Fringe locks start further forward so they arc over the forehead instead of lying flat.
-      const start = slerpDir(whorl, direction(phiEnd, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
-      const elEnd = hairline(style, phiEnd) - 0.03 - 0.05 * front - 0.06 * rand() * (1 - front);
-      const end = direction(phiEnd, elEnd);
       const sweep = -0.4 * front * (0.7 + 0.5 * rand());
+      // The sweep turns the lock by `sweep` towards its tip: start it that much the other way so
+      // the tip still lands on (and covers) the hairline at phiEnd.
+      const from = phiEnd - sweep;
+      const start = slerpDir(whorl, direction(from, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
+      const elEnd = hairline(style, phiEnd) - 0.03 - 0.05 * front - 0.06 * rand() * (1 - front);
+      const end = direction(from, elEnd);
       const width = layer.width * (0.75 + 0.5 * rand());
       const shade = 0.8 + 0.35 * rand();
       const points: LockPoint[] = [];
@@ -171,8 +179,10 @@ function addFringeLocks(
         const dir = turn(slerpDir(start, end, k), sweep * k * k);
         const skin = layout.skinAt(dir);
         const volume =
-          (0.0035 + 0.0045 * (1 - front)) * Math.sin(Math.PI * Math.min(1, 0.25 + k * 0.9)) ** 0.5;
-        const lift = (layer.lift + volume) * (1 - 0.75 * smoothstep(0.75, 1, k)) + 0.0012;
+          (0.003 + 0.0035 * (1 - front)) * Math.sin(Math.PI * Math.min(1, 0.25 + k * 0.9)) ** 0.5;
+        // Volume on the crown, close to the head over the temples and ears: no bowl silhouette.
+        const crown = 0.55 + 0.45 * smoothstep(0.15, 0.75, dir[1]);
+        const lift = (layer.lift + volume) * crown * (1 - 0.75 * smoothstep(0.75, 1, k)) + 0.0012;
         points.push({
           p: add(skin, scale(dir, lift)),
           up: dir,
