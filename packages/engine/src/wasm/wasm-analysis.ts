@@ -1,0 +1,141 @@
+/**
+ * The WebAssembly SIMD path of the per-hop analysis (see src/hop-analysis.ts): the driver's state lives
+ * in one slot of the shared module's memory; the tables and the model are shared by every driver.
+ */
+import { hopSamples } from '../features.js';
+import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
+import { type ModelWeights, softmaxInPlace } from '../model.js';
+import { pitchFilter } from '../pitch.js';
+import { type WasmEngine, wasmEngine } from './runtime.js';
+import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js';
+
+/** Hops of acoustics kept (as the TypeScript path's HopHistory). */
+const CAPACITY = 64;
+/** Samples copied into the module per call: input longer than this goes in pieces. */
+const SCRATCH_SAMPLES = 4096;
+
+/** Per engine: the shared input buffer and the pitch-filter parameter block. */
+const scratchByEngine = new WeakMap<WasmEngine, { input: number; params: number }>();
+
+function scratch(engine: WasmEngine): { input: number; params: number } {
+  let s = scratchByEngine.get(engine);
+  if (s === undefined) {
+    s = { input: engine.alloc(4 * SCRATCH_SAMPLES), params: engine.alloc(8 * 6) };
+    scratchByEngine.set(engine, s);
+  }
+  return s;
+}
+
+/** What a collected driver still holds, so its slot is freed even if close() was never called. */
+interface Held {
+  engine: WasmEngine;
+  slot: number;
+  bytes: number;
+  weights: ModelWeights;
+}
+
+const registry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<Held>((held) => freeSlot(held))
+    : undefined;
+
+function freeSlot(held: Held): void {
+  held.engine.release(held.slot, held.bytes);
+  releaseWasmModel(held.engine, held.weights);
+}
+
+export class WasmHopAnalysis implements HopAnalysis {
+  readonly backend = 'wasm';
+  readonly hop: number;
+  count = 0;
+  readonly energy = new Float32Array(CAPACITY);
+  readonly level = new Float32Array(CAPACITY);
+  readonly noiseFloor = new Float32Array(CAPACITY);
+  private readonly engine: WasmEngine;
+  private readonly held: Held;
+  private readonly ptr: number;
+  private readonly input: number;
+  private readonly out: Float32Array;
+  private readonly classes: number;
+  private closed = false;
+
+  /** Throws when the module is unavailable: check {@link wasmEngine} first. */
+  constructor(options: HopAnalysisOptions) {
+    const engine = wasmEngine();
+    if (!engine) throw new Error('WebAssembly engine unavailable');
+    const { rate, sampleScale, lead, weights } = options;
+    this.engine = engine;
+    this.hop = hopSamples(rate);
+    const ex = engine.exports;
+    const tables = wasmTables(engine, rate, sampleScale, this.hop);
+    const model = acquireWasmModel(engine, weights);
+    const bytes = ex.slot_bytes(tables, model);
+    const slot = engine.alloc(bytes);
+    const { input, params } = scratch(engine);
+    const f = pitchFilter(rate, sampleScale);
+    engine.f64.set([f.b0, f.b1, f.b2, f.a1, f.a2, f.rate], params / 8);
+    ex.slot_init(slot, tables, model, lead, params, f.block, f.integerInput ? 1 : 0);
+    this.ptr = slot;
+    this.input = input;
+    this.classes = weights.header.layers[weights.header.layers.length - 1]!;
+    this.out = new Float32Array(this.classes);
+    this.held = { engine, slot, bytes, weights };
+    registry?.register(this, this.held, this);
+  }
+
+  slot(index: number): number {
+    return index % CAPACITY;
+  }
+
+  feed(samples: Float32Array, length: number, onHop: () => void): void {
+    const engine = this.engine;
+    const ex = engine.exports;
+    const slot = this.ptr;
+    const input = this.input;
+    for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
+      const n = Math.min(SCRATCH_SAMPLES, length - start);
+      engine.f32.set(start === 0 && n === samples.length ? samples : samples.subarray(start, start + n), input / 4);
+      let from = 0;
+      while (from < n) {
+        const r = ex.slot_push(slot, input, from, n);
+        from = r >> 1;
+        if (r & 1) {
+          const out = ex.slot_out(slot) / 8;
+          const f64 = engine.f64;
+          const i = this.count % CAPACITY;
+          this.energy[i] = f64[out]!;
+          this.level[i] = f64[out + 1]!;
+          this.noiseFloor[i] = f64[out + 2]!;
+          this.count++;
+          onHop();
+        }
+      }
+    }
+  }
+
+  f0At(endSample: number): number {
+    return this.engine.exports.pitch_f0(this.ptr, endSample);
+  }
+
+  posteriors(base: number, newest: number): Float32Array {
+    const at = this.engine.exports.slot_model(this.ptr, base, newest) / 4;
+    const f32 = this.engine.f32;
+    const out = this.out;
+    for (let i = 0; i < this.classes; i++) out[i] = f32[at + i]!;
+    softmaxInPlace(out);
+    return out;
+  }
+
+  restart(full: boolean): void {
+    this.count = 0;
+    if (full) this.engine.exports.slot_reset(this.ptr);
+    else this.engine.exports.slot_restart(this.ptr);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    registry?.unregister(this);
+    freeSlot(this.held);
+  }
+}
