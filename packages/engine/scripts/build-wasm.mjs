@@ -28,7 +28,7 @@ const flags = [
   '-Werror',
   '-Wl,--no-entry',
   '-Wl,--export=__heap_base',
-  '-Wl,--strip-all',
+  ...(process.env.ENGINE_WASM_NAMES ? [] : ['-Wl,--strip-all']),
 ];
 
 function write(text) {

@@ -79,6 +79,30 @@ static double ln(double x) {
   return de * LN2_HI + (lnm + de * LN2_LO);
 }
 
+/* {@link ln} of both lanes, by the same operations (so each lane equals ln of it exactly). */
+static v128_t ln2(v128_t x) {
+  v128_t ebits = wasm_v128_and(wasm_u64x2_shr(x, 52), wasm_i64x2_splat(0x7ff));
+  v128_t e = wasm_f64x2_sub(wasm_f64x2_convert_low_i32x4(wasm_i32x4_shuffle(ebits, ebits, 0, 2, 0, 2)),
+                            wasm_f64x2_splat(1023.0));
+  v128_t m = wasm_v128_or(wasm_v128_and(x, wasm_i64x2_splat(0x000fffffffffffffLL)),
+                          wasm_i64x2_splat(0x3ff0000000000000LL));
+  v128_t big = wasm_f64x2_gt(m, wasm_f64x2_splat(1.41421356237309504880));
+  m = wasm_v128_bitselect(wasm_f64x2_mul(m, wasm_f64x2_splat(0.5)), m, big);
+  e = wasm_v128_bitselect(wasm_f64x2_add(e, wasm_f64x2_splat(1.0)), e, big);
+  v128_t one = wasm_f64x2_splat(1.0);
+  v128_t f = wasm_f64x2_sub(m, one);
+  v128_t s = wasm_f64x2_div(f, wasm_f64x2_add(m, one));
+  v128_t s2 = wasm_f64x2_mul(s, s);
+  v128_t series = wasm_f64x2_splat(1.0 / 23);
+  series = wasm_f64x2_mul(s2, series);
+  static const double c[10] = {1.0 / 21, 1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3};
+  for (int i = 0; i < 10; i++) series = wasm_f64x2_mul(s2, wasm_f64x2_add(wasm_f64x2_splat(c[i]), series));
+  v128_t lnm = wasm_f64x2_sub(
+      f, wasm_f64x2_sub(wasm_f64x2_mul(s, f), wasm_f64x2_mul(wasm_f64x2_mul(wasm_f64x2_splat(2.0), s), series)));
+  return wasm_f64x2_add(wasm_f64x2_mul(e, wasm_f64x2_splat(LN2_HI)),
+                        wasm_f64x2_add(lnm, wasm_f64x2_mul(e, wasm_f64x2_splat(LN2_LO))));
+}
+
 /* Coefficients of asin y = Σ c_n y^(2n+1), filled by init(). */
 #define ASIN_TERMS 30
 static double asin_c[ASIN_TERMS];
@@ -146,7 +170,7 @@ typedef struct {
 typedef struct {
   int32_t layers; /* weight layers */
   int32_t sizes[MAX_LAYERS + 1];
-  const float *weights[MAX_LAYERS]; /* out × in, row-major */
+  const double *weights[MAX_LAYERS]; /* out × in, row-major, widened to double once */
   const float *biases[MAX_LAYERS];
   float *acts[MAX_LAYERS + 1]; /* scratch */
   int32_t dim;                 /* values per hop in the history */
@@ -376,6 +400,23 @@ static void join_radix3(const Tables *t) {
   }
 }
 
+/* One bin of the split step: X[k] = (Z[k] + conj Z[m−k]) / 2 + W^k (Z[k] − conj Z[m−k]) / 2i. */
+static inline void split_bin(const Tables *t, int k) {
+  const int m = t->half;
+  const double *re = t->re;
+  const double *im = t->im;
+  int k1 = k == m ? 0 : k;
+  int k2 = k == 0 ? 0 : m - k;
+  double zr = re[k1], zi = im[k1];
+  double cr = re[k2], ci = -im[k2];
+  double er = 0.5 * (zr + cr), ei = 0.5 * (zi + ci);
+  double dr = 0.5 * (zi - ci), di = -0.5 * (zr - cr);
+  double wr = t->cos_full[k], wi = t->sin_full[k];
+  double xr = er + dr * wr - di * wi;
+  double xi = ei + dr * wi + di * wr;
+  t->power[k] = (float)(xr * xr + xi * xi);
+}
+
 /* Power bins 0..last_bin of the loaded frame (fft.ts powerOfLoaded). */
 static void power_of_loaded(const Tables *t) {
   const int m = t->half;
@@ -387,18 +428,28 @@ static void power_of_loaded(const Tables *t) {
   const double *sf = t->sin_full;
   float *out = t->power;
   const int end = m < t->last_bin ? m : t->last_bin;
-  for (int k = 0; k <= end; k++) {
-    int k1 = k == m ? 0 : k;
-    int k2 = k == 0 ? 0 : m - k;
-    double zr = re[k1], zi = im[k1];
-    double cr = re[k2], ci = -im[k2];
-    double er = 0.5 * (zr + cr), ei = 0.5 * (zi + ci);
-    double dr = 0.5 * (zi - ci), di = -0.5 * (zr - cr);
-    double wr = cf[k], wi = sf[k];
-    double xr = er + dr * wr - di * wi;
-    double xi = ei + dr * wi + di * wr;
-    out[k] = (float)(xr * xr + xi * xi);
+  int k = 0;
+  split_bin(t, 0);
+  k = 1;
+  /* Bins k, k + 1 as lanes (both inside 1..m − 1): their mirrors m − k, m − k − 1 load reversed. */
+  const int vend = end < m - 1 ? end : m - 1;
+  const v128_t half_ = wasm_f64x2_splat(0.5);
+  for (; k + 1 <= vend; k += 2) {
+    v128_t zr = wasm_v128_load(re + k), zi = wasm_v128_load(im + k);
+    v128_t mr = wasm_v128_load(re + m - k - 1), mi = wasm_v128_load(im + m - k - 1);
+    v128_t cr = wasm_i64x2_shuffle(mr, mr, 1, 0);
+    v128_t ci = wasm_f64x2_neg(wasm_i64x2_shuffle(mi, mi, 1, 0));
+    v128_t er = wasm_f64x2_mul(half_, wasm_f64x2_add(zr, cr));
+    v128_t ei = wasm_f64x2_mul(half_, wasm_f64x2_add(zi, ci));
+    v128_t dr = wasm_f64x2_mul(half_, wasm_f64x2_sub(zi, ci));
+    v128_t di = wasm_f64x2_mul(wasm_f64x2_splat(-0.5), wasm_f64x2_sub(zr, cr));
+    v128_t wr = wasm_v128_load(cf + k), wi = wasm_v128_load(sf + k);
+    v128_t xr = wasm_f64x2_sub(wasm_f64x2_add(er, wasm_f64x2_mul(dr, wr)), wasm_f64x2_mul(di, wi));
+    v128_t xi = wasm_f64x2_add(wasm_f64x2_add(ei, wasm_f64x2_mul(dr, wi)), wasm_f64x2_mul(di, wr));
+    v128_t pw = wasm_f64x2_add(wasm_f64x2_mul(xr, xr), wasm_f64x2_mul(xi, xi));
+    wasm_v128_store64_lane(out + k, wasm_f32x4_demote_f64x2_zero(pw), 0);
   }
+  for (; k <= end; k++) split_bin(t, k);
 }
 
 /* ---------------------------------------------------------------- features ------------------------ */
@@ -494,8 +545,30 @@ static void compute_hop(Slot *s) {
   double *im = t->im;
   const uint32_t *order = t->input_order;
   const int half = size >> 1;
-  for (int n = 0; n < half; n++) {
-    int j = order[n];
+  /* Runs of sample pairs as in features.ts: both folded, both direct, both past the window. */
+  const int fold_pairs = folded >> 1;
+  const int direct_pairs = direct >> 1;
+  int n = 0;
+  for (; n < fold_pairs; n++) {
+    const int i = start + 2 * n, w = 2 * n;
+    const int j = order[n];
+    re[j] = (double)(float)((double)buf[i] * win[w] + (double)buf[i + size] * win[w + size]);
+    im[j] = (double)(float)((double)buf[i + 1] * win[w + 1] + (double)buf[i + 1 + size] * win[w + 1 + size]);
+  }
+  if (folded & 1) {
+    const int j = order[n];
+    re[j] = windowed_at(buf, win, start, 2 * n, folded, direct, size);
+    im[j] = windowed_at(buf, win, start, 2 * n + 1, folded, direct, size);
+    n++;
+  }
+  for (; n < direct_pairs; n++) {
+    const int i = start + 2 * n, w = 2 * n;
+    const int j = order[n];
+    re[j] = (double)(buf[i] * win[w]);
+    im[j] = (double)(buf[i + 1] * win[w + 1]);
+  }
+  for (; n < half; n++) {
+    const int j = order[n];
     re[j] = windowed_at(buf, win, start, 2 * n, folded, direct, size);
     im[j] = windowed_at(buf, win, start, 2 * n + 1, folded, direct, size);
   }
@@ -557,6 +630,7 @@ static void compute_hop(Slot *s) {
   const float *mel_weights = t->mel_weights;
   const int32_t *mel_offset = t->mel_offset;
   const int32_t *mel_start = t->mel_start;
+  double bands[MEL_BANDS];
   for (int b = 0; b < MEL_BANDS; b++) {
     const int from = mel_offset[b];
     const int to = mel_offset[b + 1];
@@ -570,8 +644,12 @@ static void compute_hop(Slot *s) {
     }
     double s0 = wasm_f64x2_extract_lane(acc, 0), s1 = wasm_f64x2_extract_lane(acc, 1);
     if (i < to) s0 += (double)mel_weights[i] * power[shift + i];
-    const double sum = s0 + s1;
-    const double shape = ln(sum * band_scale + band_floor) - energy;
+    bands[b] = (s0 + s1) * band_scale + band_floor;
+  }
+  /* The band logs two at a time, then each band's shape and channel mean. */
+  for (int b = 0; b < MEL_BANDS; b += 2) wasm_v128_store(bands + b, ln2(wasm_v128_load(bands + b)));
+  for (int b = 0; b < MEL_BANDS; b++) {
+    const double shape = bands[b] - energy;
     if (rate > 0) channel_mean[b] = (float)(channel_mean[b] + rate * (shape - channel_mean[b]));
     f[b] = (float)(shape - channel_mean[b]);
   }
@@ -763,30 +841,48 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
 
 /* ---------------------------------------------------------------- model --------------------------- */
 
-/* y = W·x + b, ReLU on hidden layers (model.ts layer): lanes are each row's even/odd accumulators. */
-static void layer(const float *x, float *y, const float *w, const float *b, int fan_in, int fan_out, int relu) {
+/* Widest layer input the model scratch takes (checked by src/wasm/shared-data.ts). */
+#define MAX_FAN_IN 1024
+static double widened_x[MAX_FAN_IN];
+
+/*
+ * y = W·x + b, ReLU on hidden layers (model.ts layer). Each row's lanes are its even and odd
+ * accumulators, summed in the TypeScript order; four rows at a time share the loads of x. x is
+ * widened once per layer (float32 → double is exact).
+ */
+static void layer(const float *x, float *y, const double *w, const float *b, int fan_in, int fan_out, int relu) {
+  double *xd = widened_x;
+  for (int i = 0; i < fan_in; i++) xd[i] = x[i];
   const int body = fan_in & ~1;
-  for (int o = 0; o < fan_out; o++) {
-    const float *row = w + o * fan_in;
+  int o = 0;
+  for (; o + 3 < fan_out; o += 4) {
+    const double *r0 = w + o * fan_in, *r1 = r0 + fan_in, *r2 = r1 + fan_in, *r3 = r2 + fan_in;
+    v128_t a0 = wasm_f64x2_make((double)b[o], 0.0);
+    v128_t a1 = wasm_f64x2_make((double)b[o + 1], 0.0);
+    v128_t a2 = wasm_f64x2_make((double)b[o + 2], 0.0);
+    v128_t a3 = wasm_f64x2_make((double)b[o + 3], 0.0);
+    for (int i = 0; i < body; i += 2) {
+      v128_t xv = wasm_v128_load(xd + i);
+      a0 = wasm_f64x2_add(a0, wasm_f64x2_mul(wasm_v128_load(r0 + i), xv));
+      a1 = wasm_f64x2_add(a1, wasm_f64x2_mul(wasm_v128_load(r1 + i), xv));
+      a2 = wasm_f64x2_add(a2, wasm_f64x2_mul(wasm_v128_load(r2 + i), xv));
+      a3 = wasm_f64x2_add(a3, wasm_f64x2_mul(wasm_v128_load(r3 + i), xv));
+    }
+    v128_t acc[4] = {a0, a1, a2, a3};
+    const double *rows[4] = {r0, r1, r2, r3};
+    for (int r = 0; r < 4; r++) {
+      double p = wasm_f64x2_extract_lane(acc[r], 0), q = wasm_f64x2_extract_lane(acc[r], 1);
+      if (body < fan_in) p += rows[r][body] * xd[body];
+      double sum = p + q;
+      y[o + r] = (float)(relu && sum < 0 ? 0 : sum);
+    }
+  }
+  for (; o < fan_out; o++) {
+    const double *row = w + o * fan_in;
     v128_t acc = wasm_f64x2_make((double)b[o], 0.0);
-    int i = 0;
-    for (; i + 7 < body; i += 8) {
-      v128_t w4a = wasm_v128_load(row + i), x4a = wasm_v128_load(x + i);
-      v128_t w4b = wasm_v128_load(row + i + 4), x4b = wasm_v128_load(x + i + 4);
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(w4a), wasm_f64x2_promote_low_f32x4(x4a)));
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(w4a, w4a, 2, 3, 0, 1)),
-                                               wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x4a, x4a, 2, 3, 0, 1))));
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(w4b), wasm_f64x2_promote_low_f32x4(x4b)));
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(w4b, w4b, 2, 3, 0, 1)),
-                                               wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x4b, x4b, 2, 3, 0, 1))));
-    }
-    for (; i < body; i += 2) {
-      v128_t w2 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(row + i));
-      v128_t x2 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + i));
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(w2, x2));
-    }
+    for (int i = 0; i < body; i += 2) acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_v128_load(row + i), wasm_v128_load(xd + i)));
     double p = wasm_f64x2_extract_lane(acc, 0), q = wasm_f64x2_extract_lane(acc, 1);
-    if (i < fan_in) p += (double)row[i] * x[i];
+    if (body < fan_in) p += row[body] * xd[body];
     double sum = p + q;
     y[o] = (float)(relu && sum < 0 ? 0 : sum);
   }

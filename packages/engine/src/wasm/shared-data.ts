@@ -12,6 +12,7 @@ import type { WasmEngine } from './runtime.js';
 const TABLES_BYTES = 24 + 4 * 24;
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
+const MAX_FAN_IN = 1024;
 /** Model struct: int32 fields and pointers only. */
 const MODEL_INTS = 1 + (MAX_LAYERS + 1) + MAX_LAYERS + MAX_LAYERS + (MAX_LAYERS + 1) + 1 + 1 + 2 * MAX_CONTEXT + 4;
 
@@ -92,14 +93,18 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   const header = weights.header;
   const sizes = header.layers;
   const layers = sizes.length - 1;
-  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT)
-    throw new RangeError(`the WebAssembly path takes at most ${MAX_LAYERS} layers and ${MAX_CONTEXT} context slots`);
+  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT || sizes.some((n) => n > MAX_FAN_IN))
+    throw new RangeError(
+      `the WebAssembly path takes at most ${MAX_LAYERS} layers of up to ${MAX_FAN_IN} units and ${MAX_CONTEXT} context slots`,
+    );
   const owned: [number, number][] = [];
   const ints = new Int32Array(MODEL_INTS);
   let o = 0;
   ints[o++] = layers;
   for (let l = 0; l <= MAX_LAYERS; l++) ints[o++] = sizes[l] ?? 0;
-  for (let l = 0; l < MAX_LAYERS; l++) ints[o++] = l < layers ? place(engine, weights.weights[l]!, owned) : 0;
+  // Widened to double once, as the TypeScript runner does: the products are the same, the loads cheaper.
+  for (let l = 0; l < MAX_LAYERS; l++)
+    ints[o++] = l < layers ? place(engine, Float64Array.from(weights.weights[l]!), owned) : 0;
   for (let l = 0; l < MAX_LAYERS; l++) ints[o++] = l < layers ? place(engine, weights.biases[l]!, owned) : 0;
   for (let l = 0; l <= MAX_LAYERS; l++) ints[o++] = l <= layers ? place(engine, new Float32Array(sizes[l]!), owned) : 0;
   ints[o++] = slotDim(header);
