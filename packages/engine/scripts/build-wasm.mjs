@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'wasm', 'engine.c');
-const target = join(root, 'src', 'gen', 'engine-wasm.ts');
+// ENGINE_WASM_OUT: write the generated module elsewhere (the build's own test uses it).
+const target = process.env.ENGINE_WASM_OUT ?? join(root, 'src', 'gen', 'engine-wasm.ts');
 const clang = process.env.CLANG ?? 'clang';
 
 // Flags: freestanding (no libc, no start file), SIMD128, and no calls the compiler could invent for
