@@ -210,7 +210,9 @@ class StreamingDriver implements Driver {
       throw new AvatarError('invalidAudio', 'push() takes mono s16 PCM as an Int16Array.');
     }
     this.inputSamples += pcm.length;
-    this.feed(this.frontEnd.push(pcm));
+    // Raw s16 input (no decimator) goes straight into an analysis that takes it.
+    if (this.frontEnd.sampleScale !== 1 && this.analysis.feedRaw) this.analysis.feedRaw(pcm, this.onHop);
+    else this.feed(this.frontEnd.push(pcm));
     return this.take();
   }
 

@@ -30,6 +30,11 @@ export interface HopAnalysis {
    * history (count already includes it).
    */
   feed(samples: Float32Array, length: number, onHop: () => void): void;
+  /**
+   * {@link feed} of raw s16 values (the analysis was made with sampleScale 2^-15), when the
+   * implementation can take them without the front end's float copy.
+   */
+  feedRaw?(pcm: Int16Array, onHop: () => void): void;
   /** Pitch (Hz, 0 when unvoiced) of the 24 ms ending at analysis sample `endSample`. */
   f0At(endSample: number): number;
   /** The model's posteriors for the frame whose first hop is `base`, reading hops up to `newest`. */

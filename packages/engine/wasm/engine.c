@@ -675,15 +675,18 @@ static void pitch_decimate(Slot *s, double sum) {
   s->p_written++;
 }
 
+/*
+ * Sum of integer-valued samples within one block (s16 values, at most 16 of them: every partial sum
+ * is an integer below 2^24, exact in float32 in any order, as pitch.ts relies on too).
+ */
 static double integer_sum(const float *x, int from, int to) {
-  double even = 0, odd = 0;
+  v128_t acc = wasm_f32x4_splat(0);
   int k = from;
-  for (; k + 1 < to; k += 2) {
-    even += x[k];
-    odd += x[k + 1];
-  }
-  if (k < to) even += x[k];
-  return even + odd;
+  for (; k + 3 < to; k += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + k));
+  float sum = (wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1)) +
+              (wasm_f32x4_extract_lane(acc, 2) + wasm_f32x4_extract_lane(acc, 3));
+  for (; k < to; k++) sum += x[k];
+  return sum;
 }
 
 static double ordered_sum(const float *x, int from, int to, double sum) {
@@ -819,7 +822,13 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
   while (i < end) {
     int n = end - i;
     if (length - pos < n) n = length - pos;
-    for (int j = 0; j < n; j++) {
+    int j = 0;
+    for (; j + 3 < n; j += 4) {
+      v128_t v = wasm_v128_load(x + i + j);
+      wasm_v128_store(ring + pos + j, v);
+      wasm_v128_store(ring + pos + j + length, v);
+    }
+    for (; j < n; j++) {
       float v = x[i + j];
       ring[pos + j] = v;
       ring[pos + j + length] = v;

@@ -87,7 +87,12 @@ export class WasmHopAnalysis implements HopAnalysis {
     return index % CAPACITY;
   }
 
-  feed(samples: Float32Array, length: number, onHop: () => void): void {
+  feedRaw(pcm: Int16Array, onHop: () => void): void {
+    this.feed(pcm, pcm.length, onHop);
+  }
+
+  /** Copies the samples into the module piece by piece (an Int16Array converts exactly on the way). */
+  feed(samples: Float32Array | Int16Array, length: number, onHop: () => void): void {
     const engine = this.engine;
     const ex = engine.exports;
     const slot = this.ptr;
