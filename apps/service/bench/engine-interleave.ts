@@ -83,6 +83,10 @@ for (const n of values.sessions!.split(',').map(Number)) {
     line.push(`${drivers[0]!.backend} ${best.toFixed(3)}`);
   }
   const ratio =
-    perBackend.length === 2 ? `  (${(perBackend[1]! / perBackend[0]!).toFixed(2)}× ${backends[1]}/${backends[0]})` : '';
-  console.log(`${String(n).padStart(4)} sessions interleaved, ms CPU per audio second: ${line.join(', ')}${ratio}`);
+    perBackend.length === 2
+      ? `  (${(perBackend[1]! / perBackend[0]!).toFixed(2)}× ${backends[1]}/${backends[0]})`
+      : '';
+  console.log(
+    `${String(n).padStart(4)} sessions interleaved, ms CPU per audio second: ${line.join(', ')}${ratio}`,
+  );
 }

@@ -142,11 +142,10 @@ const energy = createEnergyEngine();
 const dumps: Float32Array[] = [];
 const inputs: Float32Array[] = [];
 console.log(`${seconds.toFixed(1)} s of dev speech, 20 ms chunks, best of ${repeats} (CPU time, one thread)`);
-console.log(
-  'rate     wasm ×RT   js ×RT   wasm/js   energy baseline ×RT   ms CPU per audio s (wasm / js)',
-);
+console.log('rate     wasm ×RT   js ×RT   wasm/js   energy baseline ×RT   ms CPU per audio s (wasm / js)');
 /** Max |Δ| per field between the backends' frames, per rate. */
-const backendDiffs: { rate: number; worst: Record<string, number>; frames: number; countsDiffer: boolean }[] = [];
+const backendDiffs: { rate: number; worst: Record<string, number>; frames: number; countsDiffer: boolean }[] =
+  [];
 const rates: readonly number[] = values.rates
   ? values.rates.split(',').map((r) => {
       const rate = Number(r);
@@ -170,8 +169,15 @@ for (const rate of rates) {
   let jsCpu = Number.POSITIVE_INFINITY;
   let wasmCpu = Number.POSITIVE_INFINITY;
   for (let r = 0; r < repeats; r++) {
-    jsCpu = Math.min(jsCpu, cpuSecondsOnce(() => runDriver(rate, chunks, 'js')));
-    if (haveWasm) wasmCpu = Math.min(wasmCpu, cpuSecondsOnce(() => runDriver(rate, chunks, 'wasm')));
+    jsCpu = Math.min(
+      jsCpu,
+      cpuSecondsOnce(() => runDriver(rate, chunks, 'js')),
+    );
+    if (haveWasm)
+      wasmCpu = Math.min(
+        wasmCpu,
+        cpuSecondsOnce(() => runDriver(rate, chunks, 'wasm')),
+      );
   }
   const stream = await energy.open(rate);
   const energyCpu = cpuSeconds(() => {

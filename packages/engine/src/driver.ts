@@ -126,7 +126,10 @@ export function createDriver(options: DriverOptions): Driver {
         : options.weights;
   const backend = options.backend ?? 'auto';
   if (backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
-    throw new AvatarError('invalidRequest', `backend must be 'auto', 'wasm' or 'js', got ${String(backend)}.`);
+    throw new AvatarError(
+      'invalidRequest',
+      `backend must be 'auto', 'wasm' or 'js', got ${String(backend)}.`,
+    );
   }
   const reason = backend === 'js' ? '' : wasmUnavailableReason();
   if (backend === 'wasm' && reason !== '') {

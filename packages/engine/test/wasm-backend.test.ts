@@ -48,7 +48,12 @@ function speech(rate: number): Int16Array {
   return resample(all, a.sampleRate, rate);
 }
 
-function drive(backend: 'wasm' | 'js', rate: number, pcm: Int16Array, chunk: number | (() => number)): DriveFrame[] {
+function drive(
+  backend: 'wasm' | 'js',
+  rate: number,
+  pcm: Int16Array,
+  chunk: number | (() => number),
+): DriveFrame[] {
   const driver = createDriver({ sampleRate: rate, backend });
   expect(driver.backend).toBe(backend);
   // Two utterances (the second keeps the adaptation), then a reset and a third.
@@ -102,7 +107,7 @@ describe('WebAssembly backend', () => {
     });
   });
 
-  it('frees a closed driver\'s slot: 10,000 sessions leave the heap where one left it', () => {
+  it("frees a closed driver's slot: 10,000 sessions leave the heap where one left it", () => {
     const engine = wasmEngine()!;
     const pcm = speech(16000).subarray(0, 16000 / 5);
     const first = createDriver({ sampleRate: 16000, backend: 'wasm' });

@@ -27,7 +27,15 @@ export interface EngineExports {
   test_acos(x: number): number;
   slot_header_bytes(): number;
   slot_bytes(tables: number, model: number): number;
-  slot_init(slot: number, tables: number, model: number, lead: number, pitch: number, block: number, integer: number): void;
+  slot_init(
+    slot: number,
+    tables: number,
+    model: number,
+    lead: number,
+    pitch: number,
+    block: number,
+    integer: number,
+  ): void;
   slot_reset(slot: number): void;
   slot_restart(slot: number): void;
   slot_out(slot: number): number;
@@ -120,7 +128,11 @@ export class WasmEngine {
   }
 
   stats(): WasmHeapStats {
-    return { liveBlocks: this.live, heapBytes: this.top - this.base, memoryBytes: this.exports.memory.buffer.byteLength };
+    return {
+      liveBlocks: this.live,
+      heapBytes: this.top - this.base,
+      memoryBytes: this.exports.memory.buffer.byteLength,
+    };
   }
 }
 
@@ -140,7 +152,8 @@ export function wasmEngine(): WasmEngine | null {
   engine = null;
   const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
   if (ENGINE_WASM_BASE64 === null) {
-    unavailable = 'the engine was built without clang, so it has no WebAssembly module (install clang and lld, then rebuild)';
+    unavailable =
+      'the engine was built without clang, so it has no WebAssembly module (install clang and lld, then rebuild)';
   } else if (api === undefined) {
     unavailable = 'this runtime has no WebAssembly';
   } else {

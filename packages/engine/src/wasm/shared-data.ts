@@ -14,7 +14,8 @@ const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
 const MAX_FAN_IN = 1024;
 /** Model struct: int32 fields and pointers only. */
-const MODEL_INTS = 1 + (MAX_LAYERS + 1) + MAX_LAYERS + MAX_LAYERS + (MAX_LAYERS + 1) + 1 + 1 + 2 * MAX_CONTEXT + 4;
+const MODEL_INTS =
+  1 + (MAX_LAYERS + 1) + MAX_LAYERS + MAX_LAYERS + (MAX_LAYERS + 1) + 1 + 1 + 2 * MAX_CONTEXT + 4;
 
 type Typed = Float32Array | Float64Array | Int32Array | Uint32Array;
 
@@ -106,7 +107,8 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   for (let l = 0; l < MAX_LAYERS; l++)
     ints[o++] = l < layers ? place(engine, Float64Array.from(weights.weights[l]!), owned) : 0;
   for (let l = 0; l < MAX_LAYERS; l++) ints[o++] = l < layers ? place(engine, weights.biases[l]!, owned) : 0;
-  for (let l = 0; l <= MAX_LAYERS; l++) ints[o++] = l <= layers ? place(engine, new Float32Array(sizes[l]!), owned) : 0;
+  for (let l = 0; l <= MAX_LAYERS; l++)
+    ints[o++] = l <= layers ? place(engine, new Float32Array(sizes[l]!), owned) : 0;
   ints[o++] = slotDim(header);
   ints[o++] = header.context.length;
   for (let c = 0; c < MAX_CONTEXT; c++) ints[o++] = header.context[c]?.[0] ?? 0;

@@ -99,7 +99,10 @@ export class WasmHopAnalysis implements HopAnalysis {
     const input = this.input;
     for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, length - start);
-      engine.f32.set(start === 0 && n === samples.length ? samples : samples.subarray(start, start + n), input / 4);
+      engine.f32.set(
+        start === 0 && n === samples.length ? samples : samples.subarray(start, start + n),
+        input / 4,
+      );
       let from = 0;
       while (from < n) {
         const r = ex.slot_push(slot, input, from, n);
