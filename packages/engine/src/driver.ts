@@ -195,7 +195,7 @@ class StreamingDriver implements Driver {
     const scale = this.frontEnd.sampleScale;
     this.frameSamples = rate / FPS;
     this.lead = this.frontEnd.leadSamples;
-    const analysisOptions = { rate, sampleScale: scale, lead: this.lead, weights };
+    const analysisOptions = { inputRate: sampleRate, rate, sampleScale: scale, lead: this.lead, weights };
     this.analysis = wasm ? new WasmHopAnalysis(analysisOptions) : new JsHopAnalysis(analysisOptions);
     this.backend = this.analysis.backend;
     this.silentHop = new Float32Array(this.analysis.hop);
@@ -213,15 +213,16 @@ class StreamingDriver implements Driver {
       throw new AvatarError('invalidAudio', 'push() takes mono s16 PCM as an Int16Array.');
     }
     this.inputSamples += pcm.length;
-    // Raw s16 input (no decimator) goes straight into an analysis that takes it.
-    if (this.frontEnd.sampleScale !== 1 && this.analysis.feedRaw) this.analysis.feedRaw(pcm, this.onHop);
+    // An analysis with its own front end takes the input PCM as it is.
+    if (this.analysis.feedInput) this.analysis.feedInput(pcm, this.onHop);
     else this.feed(this.frontEnd.push(pcm));
     return this.take();
   }
 
   end(): DriveFrame[] {
     if (this.closed) throw closedError();
-    this.feed(this.frontEnd.flush());
+    if (this.analysis.flushInput) this.analysis.flushInput(this.onHop);
+    else this.feed(this.frontEnd.flush());
     const frames = frameCountForSamples(this.inputSamples, this.sampleRate);
     // Pad with silence until the last frame's lookahead is there.
     const neededHops = frames * HOPS_PER_FRAME + this.lookaheadHops;

@@ -31,10 +31,13 @@ export interface HopAnalysis {
    */
   feed(samples: Float32Array, length: number, onHop: () => void): void;
   /**
-   * {@link feed} of raw s16 values (the analysis was made with sampleScale 2^-15), when the
-   * implementation can take them without the front end's float copy.
+   * Present when the implementation runs the driver's front end itself (s16 at the input rate →
+   * analysis rate, as createDriverFrontEnd does): {@link feed} of the input PCM, without the
+   * front end's float copy.
    */
-  feedRaw?(pcm: Int16Array, onHop: () => void): void;
+  feedInput?(pcm: Int16Array, onHop: () => void): void;
+  /** With {@link feedInput}: the front end's held-back output at the end of an utterance (its flush). */
+  flushInput?(onHop: () => void): void;
   /** Pitch (Hz, 0 when unvoiced) of the 24 ms ending at analysis sample `endSample`. */
   f0At(endSample: number): number;
   /** The model's posteriors for the frame whose first hop is `base`, reading hops up to `newest`. */
@@ -47,6 +50,8 @@ export interface HopAnalysis {
 
 /** What both implementations are made from. */
 export interface HopAnalysisOptions {
+  /** The driver's input rate (the analysis rate, or twice it behind the half-band decimator). */
+  inputRate: number;
   rate: number;
   sampleScale: number;
   lead: number;

@@ -38,6 +38,12 @@
 #define P_MAX_LAG 27
 #define P_RING 512
 
+/* Half-band decimator (front-end.ts HalfbandDecimator, HALFBAND_PAIRS = 6). */
+#define D_PAIRS 6
+#define D_REACH (2 * D_PAIRS - 1)
+/* Input samples a slot carries from one call to the next: at most 2·reach + 1. */
+#define D_CARRY (2 * D_REACH + 2)
+
 /* ---------------------------------------------------------------- math ---------------------------- */
 
 static const double LN2_HI = 0.693147180369123816490; /* ln 2 with its last 32 bits cleared */
@@ -198,6 +204,7 @@ typedef struct {
   double p_x1, p_x2, p_y1, p_y2;
   double p_b0, p_b1, p_b2, p_a1, p_a2;
   double p_rate;
+  double d_taps[D_PAIRS]; /* the decimator's odd-offset taps, already × 2^-15 */
   const Tables *tables;
   const Model *model;
   float *ring;    /* 2 · window_length */
@@ -214,6 +221,8 @@ typedef struct {
   int32_t p_integer;
   int32_t p_written;
   int32_t p_phase;
+  int32_t d_len; /* carried decimator inputs; the next output is centred on d_carry[D_REACH] */
+  float d_carry[D_CARRY];
   float channel_mean[MEL_BANDS];
   float recent[STEADY_HOPS];
   float features[FEATURE_DIM];
@@ -242,6 +251,9 @@ EXPORT(slot_restart) void slot_restart(Slot *s) {
   s->p_phase = 0;
   s->p_sum = 0;
   s->p_x1 = s->p_x2 = s->p_y1 = s->p_y2 = 0;
+  /* Silence before the stream start: the first centre sees `reach` zeros before it. */
+  for (int i = 0; i < D_CARRY; i++) s->d_carry[i] = 0;
+  s->d_len = D_REACH;
 }
 
 EXPORT(slot_reset) void slot_reset(Slot *s) {
@@ -275,6 +287,36 @@ void slot_init(Slot *s, const Tables *t, const Model *m, int32_t lead, const dou
   s->noise_floor = 0;
   s->settle_min = 0;
   slot_reset(s);
+}
+
+EXPORT(slot_set_taps) void slot_set_taps(Slot *s, const double *taps) {
+  for (int i = 0; i < D_PAIRS; i++) s->d_taps[i] = taps[i];
+}
+
+/*
+ * Decimates x[0, n) (raw s16 values as floats; the caller leaves D_CARRY floats of room before x)
+ * into out, with the arithmetic of front-end.ts HalfbandDecimator. Returns the outputs written.
+ */
+EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, float *x, int32_t n, float *out) {
+  float *b = x - s->d_len;
+  for (int i = 0; i < s->d_len; i++) b[i] = s->d_carry[i];
+  const int total = s->d_len + n;
+  const double half = 0.5 / 32768;
+  const double t0 = s->d_taps[0], t1 = s->d_taps[1], t2 = s->d_taps[2];
+  const double t3 = s->d_taps[3], t4 = s->d_taps[4], t5 = s->d_taps[5];
+  int count = 0;
+  int c = D_REACH;
+  for (; c + D_REACH <= total - 1; c += 2) {
+    const double a = half * b[c] + t0 * (double)(b[c - 1] + b[c + 1]) + t2 * (double)(b[c - 5] + b[c + 5]) +
+                     t4 * (double)(b[c - 9] + b[c + 9]);
+    const double d = t1 * (double)(b[c - 3] + b[c + 3]) + t3 * (double)(b[c - 7] + b[c + 7]) +
+                     t5 * (double)(b[c - 11] + b[c + 11]);
+    out[count++] = (float)(a + d);
+  }
+  const int keep = c - D_REACH;
+  s->d_len = total - keep;
+  for (int i = 0; i < s->d_len; i++) s->d_carry[i] = b[keep + i];
+  return count;
 }
 
 /* Pointers the JavaScript side reads per hop. */

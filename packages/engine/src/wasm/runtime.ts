@@ -37,6 +37,8 @@ export interface EngineExports {
     integer: number,
   ): void;
   slot_reset(slot: number): void;
+  slot_set_taps(slot: number, taps: number): void;
+  slot_decimate(slot: number, samples: number, n: number, out: number): number;
   slot_restart(slot: number): void;
   slot_out(slot: number): number;
   slot_count(slot: number): number;

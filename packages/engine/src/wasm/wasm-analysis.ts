@@ -3,6 +3,7 @@
  * in one slot of the shared module's memory; the tables and the model are shared by every driver.
  */
 import { hopSamples } from '../features.js';
+import { HALFBAND_PAIRS, halfbandTaps } from '../front-end.js';
 import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
 import { type ModelWeights, softmaxInPlace } from '../model.js';
 import { pitchFilter } from '../pitch.js';
@@ -14,17 +15,32 @@ const CAPACITY = 64;
 /** Samples copied into the module per call: input longer than this goes in pieces. */
 const SCRATCH_SAMPLES = 4096;
 
-/** Per engine: the shared input buffer and the pitch-filter parameter block. */
-const scratchByEngine = new WeakMap<WasmEngine, { input: number; params: number }>();
+/** Floats of room the decimator needs before its input (wasm/engine.c D_CARRY, rounded up). */
+const CARRY_ROOM = 32;
 
-function scratch(engine: WasmEngine): { input: number; params: number } {
+/** Per engine, shared by its drivers (used within one call): input and decimated buffers, parameters. */
+interface Scratch {
+  input: number;
+  decimated: number;
+  params: number;
+}
+const scratchByEngine = new WeakMap<WasmEngine, Scratch>();
+
+function scratch(engine: WasmEngine): Scratch {
   let s = scratchByEngine.get(engine);
   if (s === undefined) {
-    s = { input: engine.alloc(4 * SCRATCH_SAMPLES), params: engine.alloc(8 * 6) };
+    s = {
+      input: engine.alloc(4 * (CARRY_ROOM + SCRATCH_SAMPLES)) + 4 * CARRY_ROOM,
+      decimated: engine.alloc(4 * (SCRATCH_SAMPLES / 2 + CARRY_ROOM)),
+      params: engine.alloc(8 * 8),
+    };
     scratchByEngine.set(engine, s);
   }
   return s;
 }
+
+/** Zeros that flush the decimator (its reach: 2·pairs − 1 inputs of silence after the end). */
+const FLUSH = new Int16Array(2 * HALFBAND_PAIRS - 1);
 
 /** What a collected driver still holds, so its slot is freed even if close() was never called. */
 interface Held {
@@ -55,6 +71,9 @@ export class WasmHopAnalysis implements HopAnalysis {
   private readonly held: Held;
   private readonly ptr: number;
   private readonly input: number;
+  private readonly decimated: number;
+  /** Whether the input passes the half-band decimator (44.1 and 48 kHz). */
+  private readonly decimate: boolean;
   private readonly out: Float32Array;
   private readonly classes: number;
   private closed = false;
@@ -63,7 +82,7 @@ export class WasmHopAnalysis implements HopAnalysis {
   constructor(options: HopAnalysisOptions) {
     const engine = wasmEngine();
     if (!engine) throw new Error('WebAssembly engine unavailable');
-    const { rate, sampleScale, lead, weights } = options;
+    const { inputRate, rate, sampleScale, lead, weights } = options;
     this.engine = engine;
     this.hop = hopSamples(rate);
     const ex = engine.exports;
@@ -71,12 +90,22 @@ export class WasmHopAnalysis implements HopAnalysis {
     const model = acquireWasmModel(engine, weights);
     const bytes = ex.slot_bytes(tables, model);
     const slot = engine.alloc(bytes);
-    const { input, params } = scratch(engine);
+    const { input, decimated, params } = scratch(engine);
     const f = pitchFilter(rate, sampleScale);
     engine.f64.set([f.b0, f.b1, f.b2, f.a1, f.a2, f.rate], params / 8);
     ex.slot_init(slot, tables, model, lead, params, f.block, f.integerInput ? 1 : 0);
+    this.decimate = inputRate !== rate;
+    if (this.decimate) {
+      // The taps of front-end.ts's decimator, with its 2^-15 folded in (the same doubles).
+      engine.f64.set(
+        halfbandTaps(HALFBAND_PAIRS).map((t) => t / 32768),
+        params / 8,
+      );
+      ex.slot_set_taps(slot, params);
+    }
     this.ptr = slot;
     this.input = input;
+    this.decimated = decimated;
     this.classes = weights.header.layers[weights.header.layers.length - 1]!;
     this.out = new Float32Array(this.classes);
     this.held = { engine, slot, bytes, weights };
