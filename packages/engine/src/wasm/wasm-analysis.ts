@@ -116,36 +116,57 @@ export class WasmHopAnalysis implements HopAnalysis {
     return index % CAPACITY;
   }
 
-  feedRaw(pcm: Int16Array, onHop: () => void): void {
-    this.feed(pcm, pcm.length, onHop);
+  /** The input PCM, raw (8–32 kHz: s16 values, the analysis scales them) or through the decimator. */
+  feedInput(pcm: Int16Array, onHop: () => void): void {
+    if (!this.decimate) {
+      this.feed(pcm, pcm.length, onHop);
+      return;
+    }
+    const engine = this.engine;
+    const ex = engine.exports;
+    for (let start = 0; start < pcm.length; start += SCRATCH_SAMPLES) {
+      const n = Math.min(SCRATCH_SAMPLES, pcm.length - start);
+      engine.f32.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.input / 4);
+      const count = ex.slot_decimate(this.ptr, this.input, n, this.decimated);
+      this.run(this.decimated, count, onHop);
+    }
+  }
+
+  flushInput(onHop: () => void): void {
+    if (this.decimate) this.feedInput(FLUSH, onHop);
   }
 
   /** Copies the samples into the module piece by piece (an Int16Array converts exactly on the way). */
   feed(samples: Float32Array | Int16Array, length: number, onHop: () => void): void {
     const engine = this.engine;
-    const ex = engine.exports;
-    const slot = this.ptr;
-    const input = this.input;
     for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, length - start);
       engine.f32.set(
         start === 0 && n === samples.length ? samples : samples.subarray(start, start + n),
-        input / 4,
+        this.input / 4,
       );
-      let from = 0;
-      while (from < n) {
-        const r = ex.slot_push(slot, input, from, n);
-        from = r >> 1;
-        if (r & 1) {
-          const out = ex.slot_out(slot) / 8;
-          const f64 = engine.f64;
-          const i = this.count % CAPACITY;
-          this.energy[i] = f64[out]!;
-          this.level[i] = f64[out + 1]!;
-          this.noiseFloor[i] = f64[out + 2]!;
-          this.count++;
-          onHop();
-        }
+      this.run(this.input, n, onHop);
+    }
+  }
+
+  /** Analyses the n samples at `at` in the module's memory, hop by hop. */
+  private run(at: number, n: number, onHop: () => void): void {
+    const engine = this.engine;
+    const ex = engine.exports;
+    const slot = this.ptr;
+    let from = 0;
+    while (from < n) {
+      const r = ex.slot_push(slot, at, from, n);
+      from = r >> 1;
+      if (r & 1) {
+        const out = ex.slot_out(slot) / 8;
+        const f64 = engine.f64;
+        const i = this.count % CAPACITY;
+        this.energy[i] = f64[out]!;
+        this.level[i] = f64[out + 1]!;
+        this.noiseFloor[i] = f64[out + 2]!;
+        this.count++;
+        onHop();
       }
     }
   }
