@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { type DriveFrame, FRAME_LAYOUT, isAvatarError, resample } from '@avatar-drive/core';
 import { describe, expect, it } from 'vitest';
 import { createDriver, type Driver } from '../src/driver.js';
+import { parseModelWeights, serializeModelWeights } from '../src/model.js';
 import { wasmEngine, wasmUnavailableReason } from '../src/wasm/runtime.js';
+import { defaultModelWeights } from '../src/weights.js';
 import { espeak, noise, random, run } from './helpers.js';
 
 /**
@@ -64,7 +66,8 @@ function drive(
   return frames;
 }
 
-describe('WebAssembly backend', () => {
+// Bounded work, but a shared CI machine can be slow: generous per-test time.
+describe('WebAssembly backend', { timeout: 120_000 }, () => {
   it('is built and available here (clang and lld are installed by setup)', () => {
     expect(wasmUnavailableReason()).toBe('');
     expect(createDriver({ sampleRate: 16000 }).backend).toBe('wasm');
@@ -125,6 +128,26 @@ describe('WebAssembly backend', () => {
     // One 48 kHz slot more at most (the first session was 16 kHz), not 10,000.
     expect(after.heapBytes - before.heapBytes).toBeLessThan(32 * 1024);
     expect(after.memoryBytes).toBe(before.memoryBytes);
+  });
+
+  it("frees a custom model's tables with its last driver, and keeps the bundled one placed", () => {
+    const engine = wasmEngine()!;
+    const bytes = serializeModelWeights(defaultModelWeights());
+    createDriver({ sampleRate: 16000, backend: 'wasm' }).close(); // the bundled model placed
+    const before = engine.stats().liveBlocks;
+    for (let i = 0; i < 3; i++) {
+      const custom = parseModelWeights(bytes); // a new weights object each time
+      const a = createDriver({ sampleRate: 16000, backend: 'wasm', weights: custom });
+      const b = createDriver({ sampleRate: 16000, backend: 'wasm', weights: custom });
+      const placed = engine.stats().liveBlocks;
+      expect(placed).toBeGreaterThan(before + 2); // two slots and the model's blocks
+      a.close();
+      expect(engine.stats().liveBlocks).toBe(placed - 1); // b still uses the model
+      b.close();
+      expect(engine.stats().liveBlocks).toBe(before);
+    }
+    createDriver({ sampleRate: 16000, backend: 'wasm' }).close();
+    expect(engine.stats().liveBlocks).toBe(before);
   });
 
   it('refuses a closed driver with a typed error', () => {

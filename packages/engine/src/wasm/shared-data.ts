@@ -6,6 +6,7 @@
 import { analysisTables, MEL_BANDS, NOISE_FLOOR_PRIOR } from '../features.js';
 import { inverseStd } from '../hop-history.js';
 import { type ModelWeights, slotDim } from '../model.js';
+import { defaultModelWeights } from '../weights.js';
 import type { WasmEngine } from './runtime.js';
 
 /** Tables struct: three doubles, then 7 ints and 17 pointers. */
@@ -124,10 +125,13 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   return ptr;
 }
 
-/** One driver fewer uses `weights`: the last one frees its blocks. */
+/**
+ * One driver fewer uses `weights`: the last one frees its blocks, except the bundled model's, which
+ * stays placed (sessions come and go; placing it again for each would copy 50 KB per session).
+ */
 export function releaseWasmModel(engine: WasmEngine, weights: ModelWeights): void {
   const placed = models.get(weights);
-  if (!placed || --placed.users > 0) return;
+  if (!placed || --placed.users > 0 || weights === defaultModelWeights()) return;
   for (const [ptr, bytes] of placed.owned) engine.release(ptr, bytes);
   models.delete(weights);
 }
