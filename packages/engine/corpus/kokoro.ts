@@ -83,7 +83,7 @@ export function clauses(text: string): Array<{ words: string; punct: string }> {
   const pieces = text.split(/([,.;:!?]+)(?=\s|$)/);
   const out: Array<{ words: string; punct: string }> = [];
   for (let i = 0; i < pieces.length; i += 2) {
-    const words = pieces[i]!.replace(/[,.;:!?]/g, ' ').trim();
+    const words = pieces[i]!.trim();
     const punct = pieces[i + 1] ?? '';
     if (words.length > 0) out.push({ words, punct });
     else if (out.length > 0) out[out.length - 1]!.punct += punct;
@@ -94,7 +94,11 @@ export function clauses(text: string): Array<{ words: string; punct: string }> {
 /** Symbols every table knows: phones, modifiers, stress marks, punctuation and the word gap. */
 function knownSymbol(c: string): boolean {
   return (
-    Object.hasOwn(KOKORO_VISEMES, c) || KOKORO_MODIFIERS.has(c) || KOKORO_STRESS.has(c) || PUNCTUATION.has(c) || c === ' '
+    Object.hasOwn(KOKORO_VISEMES, c) ||
+    KOKORO_MODIFIERS.has(c) ||
+    KOKORO_STRESS.has(c) ||
+    PUNCTUATION.has(c) ||
+    c === ' '
   );
 }
 

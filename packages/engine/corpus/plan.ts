@@ -274,7 +274,12 @@ export interface PlanOptions {
 }
 
 /** Plans `count` utterances of a split (plus `options.neural` neural-voice ones after them). */
-export function planCorpus(split: Split, count: number, seed: number, options: PlanOptions = {}): UtterancePlan[] {
+export function planCorpus(
+  split: Split,
+  count: number,
+  seed: number,
+  options: PlanOptions = {},
+): UtterancePlan[] {
   const root = createRng(`${split}:${seed}`);
   const texts = new SentenceSource(split);
   const plans: UtterancePlan[] = [];

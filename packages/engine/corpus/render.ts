@@ -14,7 +14,7 @@ import {
   telephone,
   whiteNoise,
 } from './augment.js';
-import { spansFromKokoroTokens, type KokoroToken } from './kokoro.js';
+import { type KokoroToken, spansFromKokoroTokens } from './kokoro.js';
 import {
   type PhoneEvent,
   type PhoneLabel,
