@@ -8,12 +8,14 @@ import {
   clauses,
   ipaToKokoro,
   KOKORO_FRAME,
+  KOKORO_LEAD,
   KOKORO_RATE,
   type KokoroToken,
   kokoroDir,
   kokoroMissing,
   kokoroSymbols,
   parseKokoroOutput,
+  snapPauses,
   spansFromKokoroTokens,
 } from '../../corpus/kokoro.js';
 import { planCorpus } from '../../corpus/plan.js';
@@ -68,14 +70,17 @@ describe('Kokoro phonemes', () => {
 
 describe('Kokoro token timings', () => {
   const frames = (n: number) => n * KOKORO_FRAME;
-  /** Audio that is loud in the given frame ranges and silent elsewhere. */
-  function audio(total: number, loud: Array<[number, number]>): Float32Array {
-    const x = new Float32Array(frames(total));
+  /** Audio that is loud in the given sample ranges and silent elsewhere. */
+  function audio(length: number, loud: Array<[number, number]>): Float32Array {
+    const x = new Float32Array(length);
     for (const [a, b] of loud)
-      for (let i = frames(a); i < frames(b); i++)
-        x[i] = 0.3 * Math.sin((2 * Math.PI * 200 * i) / KOKORO_RATE);
+      for (let i = a; i < b; i++) x[i] = 0.3 * Math.sin((2 * Math.PI * 200 * i) / KOKORO_RATE);
     return x;
   }
+  /** A token boundary after `n` frames, where the sound is: KOKORO_LEAD earlier. */
+  const at = (n: number) => frames(n) - KOKORO_LEAD;
+  const show = (spans: { phone: string; start: number; end: number }[]) =>
+    spans.map((s) => [s.phone, s.start, s.end]);
 
   it('give stress marks to the next phone, length marks to the previous, pads and punctuation to pauses', () => {
     const tokens: KokoroToken[] = [
@@ -92,16 +97,19 @@ describe('Kokoro token timings', () => {
       { symbol: 'ː', frames: 3 },
       { symbol: '$', frames: 5 },
     ];
-    const spans = spansFromKokoroTokens(tokens, audio(40, [[10, 19]]));
-    expect(spans.map((s) => [s.phone, s.start / KOKORO_FRAME, s.end / KOKORO_FRAME])).toEqual([
-      ['_', 0, 10],
-      ['w', 10, 12],
-      ['ʌ', 12, 17],
-      ['n', 17, 19],
-      ['_', 19, 27],
-      ['t', 27, 29],
-      ['u', 29, 35],
-      ['_', 35, 40],
+    const x = audio(frames(40), [
+      [at(10), at(19)],
+      [at(27), at(35)],
+    ]);
+    expect(show(spansFromKokoroTokens(tokens, x))).toEqual([
+      ['_', 0, at(10)],
+      ['w', at(10), at(12)],
+      ['ʌ', at(12), at(17)],
+      ['n', at(17), at(19)],
+      ['_', at(19), at(27)],
+      ['t', at(27), at(29)],
+      ['u', at(29), at(35)],
+      ['_', at(35), frames(40)],
     ]);
   });
 
@@ -115,28 +123,62 @@ describe('Kokoro token timings', () => {
       { symbol: 'i', frames: 4 },
       { symbol: '$', frames: 2 },
     ];
-    // silent 8–12 (the first gap), sounding through the second gap
-    const spans = spansFromKokoroTokens(
-      tokens,
-      audio(24, [
-        [4, 8],
-        [12, 22],
-      ]),
-    );
-    expect(spans.map((s) => [s.phone, s.start / KOKORO_FRAME, s.end / KOKORO_FRAME])).toEqual([
-      ['_', 0, 4],
-      ['a', 4, 8],
-      ['_', 8, 12],
-      ['b', 12, 17],
-      ['i', 17, 22],
-      ['_', 22, 24],
+    // silent through the first gap, sounding through the second
+    const x = audio(frames(24), [
+      [at(4), at(8)],
+      [at(12), at(22)],
+    ]);
+    expect(show(spansFromKokoroTokens(tokens, x))).toEqual([
+      ['_', 0, at(4)],
+      ['a', at(4), at(8)],
+      ['_', at(8), at(12)],
+      ['b', at(12), (at(16) + at(18)) / 2],
+      ['i', (at(16) + at(18)) / 2, at(22)],
+      ['_', at(22), frames(24)],
+    ]);
+  });
+
+  it('move pause boundaries onto the sound: a silent phone tail joins the pause, early sound joins the phone', () => {
+    const spans = [
+      { phone: '_', start: 0, end: 2400 },
+      { phone: 'a', start: 2400, end: 12000 },
+      { phone: '_', start: 12000, end: 16800 },
+      { phone: 'b', start: 16800, end: 19200 },
+      { phone: '_', start: 19200, end: 24000 },
+    ];
+    // "a" falls silent 200 ms before its frames end; "b" sounds 50 ms before its frames start
+    const x = audio(24000, [
+      [2400, 7200],
+      [15600, 19200],
+    ]);
+    expect(show(snapPauses(spans, x, 0.01))).toEqual([
+      ['_', 0, 2400],
+      ['a', 2400, 7200],
+      ['_', 7200, 15600],
+      ['b', 15600, 19200],
+      ['_', 19200, 24000],
+    ]);
+    // bounded: a phone keeps 30 ms, and a pause ends at most 100 ms early
+    const long = [
+      { phone: 'a', start: 0, end: 24000 },
+      { phone: '_', start: 24000, end: 36000 },
+      { phone: 'b', start: 36000, end: 48000 },
+    ];
+    const y = audio(48000, [
+      [0, 720],
+      [24000, 48000],
+    ]);
+    expect(show(snapPauses(long, y, 0.01))).toEqual([
+      ['a', 0, 24000 - 7200],
+      ['_', 24000 - 7200, 36000 - 2400],
+      ['b', 36000 - 2400, 48000],
     ]);
   });
 
   it('refuse timings that do not cover the audio', () => {
-    expect(() => spansFromKokoroTokens([{ symbol: 'a', frames: 3 }], new Float32Array(frames(4)))).toThrow(
-      /samples of tokens/,
-    );
+    expect(() =>
+      spansFromKokoroTokens([{ symbol: 'a', frames: 3 }], new Float32Array(4 * KOKORO_FRAME)),
+    ).toThrow(/samples of tokens/);
   });
 
   it("parse the helper's output, word-gap tokens included", () => {
