@@ -208,9 +208,10 @@ export function synthesizeKokoro(jobs: readonly KokoroJob[], dir = kokoroDir()):
 /**
  * How much earlier Kokoro's audio comes than its duration frames say: 45 ms (1080 samples). Measured
  * as the lag that best correlates a label-derived loudness template (vowels 1 … stops and pauses 0)
- * with the audio's 10 ms energy: Kokoro's frames peak at −40…−50 ms (per-utterance median −45 ms,
- * train and dev voices alike), where the same measure reads 0 ms for espeak-ng and +10 ms for
- * flite's labels. The decoder sees the coming frames and starts each sound early.
+ * with the audio's 10 ms energy, in 10 ms steps: on 8 dev-voice utterances the unshifted labels
+ * peak at −50 ms (per-utterance median −45 ms, IQR −50…−40), on 10 train-voice utterances at
+ * −55 ms (−10 ms left after this shift), where the same measure reads 0 ms for espeak-ng's labels
+ * and +10 ms for flite's. The decoder sees the coming frames and starts each sound early.
  */
 export const KOKORO_LEAD = 1080;
 

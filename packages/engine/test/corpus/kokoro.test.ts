@@ -53,7 +53,7 @@ describe('Kokoro phonemes', () => {
     for (const split of ['train', 'dev'] as const) {
       const source = new SentenceSource(split);
       const rng = createRng(`kokoro-sweep:${split}`);
-      for (let i = 0; i < 25; i++) {
+      for (let i = 0; i < 15; i++) {
         const text = source.next(rng.fork(i));
         for (const dialect of ['en-us', 'en-gb'] as const) {
           const symbols = kokoroSymbols(text, dialect); // throws for an unmapped symbol
