@@ -66,6 +66,65 @@ export async function sampleStates(page: Page, count: number, intervalMs: number
 }
 
 /**
+ * In the page: clicks `testid` (a sample), waits (polling every 5 ms) for the jaw influence applied
+ * to the avatar to reach `minJaw` while playing, and clicks Pause in that same task. Pausing
+ * suspends the audio clock, which the animation follows, a moment later; so the pose counts only
+ * once the jaw has stopped moving (unchanged for 200 ms) and is still at least `minJaw`, and if it
+ * settled lower, playback resumes and the next open moment is tried. Returns the held jaw, or
+ * undefined if no open pose was held before playback ended (or `timeoutMs` passed). Page-side, so
+ * a slow test process cannot miss a moment of speech; the held pose stays put for a slow
+ * screenshot.
+ */
+export async function playAndPauseWithOpenMouth(
+  page: Page,
+  testid: string,
+  minJaw: number,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  return page.evaluate(
+    async ([id, min, timeout]) => {
+      const d = window.__demo;
+      const conversation = () => document.querySelector('[data-testid=conversation-state]')?.textContent;
+      const pause = () => (document.querySelector('[data-testid=pause]') as HTMLElement).click();
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const t0 = performance.now();
+      const waitFor = async (condition: () => boolean, failIf: () => boolean) => {
+        while (!condition()) {
+          if (performance.now() - t0 > timeout || failIf()) return false;
+          await sleep(5);
+        }
+        return true;
+      };
+      const ended = () => conversation() === 'idle';
+      (document.querySelector(`[data-testid=${id}]`) as HTMLElement).click();
+      if (
+        !(await waitFor(
+          () => conversation() === 'playing',
+          () => false,
+        ))
+      )
+        return undefined;
+      for (;;) {
+        if (!(await waitFor(() => conversation() === 'playing' && d.jawOpen >= min, ended))) return undefined;
+        pause();
+        if (!(await waitFor(() => conversation() === 'paused', ended))) return undefined;
+        let last = d.jawOpen;
+        let since = performance.now();
+        while (performance.now() - since < 200) {
+          if (performance.now() - t0 > timeout) return undefined;
+          await sleep(10);
+          if (d.jawOpen !== last) [last, since] = [d.jawOpen, performance.now()];
+        }
+        if (last >= min) return last;
+        pause(); // it settled closed: resume and try the next open moment
+        if (!(await waitFor(() => conversation() === 'playing', ended))) return undefined;
+      }
+    },
+    [testid, minJaw, timeoutMs] as const,
+  );
+}
+
+/**
  * A screenshot of the mouth: the avatar's camera frames the face (the manifest's framing), which
  * puts the mouth a little below the middle of the stage.
  */

@@ -10,6 +10,8 @@ import { AvatarError } from '@avatar-drive/core';
 export class WebAudioSink implements AudioSink, PlaybackOutput {
   readonly context: AudioContext;
   readonly #gain: GainNode;
+  /** The audible time last computed while the context ran (held while it is suspended). */
+  #lastAudible: number | undefined;
   /** Taps the output (after the volume) for level meters and sync measurements. */
   readonly output: AudioNode;
 
@@ -45,17 +47,23 @@ export class WebAudioSink implements AudioSink, PlaybackOutput {
     const ts = typeof ctx.getOutputTimestamp === 'function' ? ctx.getOutputTimestamp() : undefined;
     const valid = ts?.contextTime !== undefined && ts.performanceTime !== undefined && ts.contextTime > 0;
     if (ctx.state !== 'running') {
-      // Suspended: the last presented instant stands still (not currentTime, which is ahead by the latency).
-      return valid && ts.contextTime! <= ctx.currentTime
+      // Suspended: what was heard last stands still, so a paused pose is the one on screen at the
+      // pause. The output timestamp is no guide here: some outputs stop updating it well before
+      // the suspension, and holding that older instant would jump the pose back (often to a
+      // closed mouth).
+      if (this.#lastAudible !== undefined && this.#lastAudible <= ctx.currentTime) return this.#lastAudible;
+      return valid && ts.contextTime! <= ctx.currentTime && ctx.currentTime - ts.contextTime! < 0.5
         ? ts.contextTime!
         : Math.max(0, ctx.currentTime - (ctx.outputLatency || 0));
     }
+    let t = Math.max(0, ctx.currentTime - (ctx.outputLatency || 0));
     if (valid) {
-      const t = ts.contextTime! + (performance.now() - ts.performanceTime!) / 1000;
+      const extrapolated = ts.contextTime! + (performance.now() - ts.performanceTime!) / 1000;
       // Never ahead of what has been rendered, never implausibly far behind.
-      if (t <= ctx.currentTime && ctx.currentTime - t < 0.5) return t;
+      if (extrapolated <= ctx.currentTime && ctx.currentTime - extrapolated < 0.5) t = extrapolated;
     }
-    return Math.max(0, ctx.currentTime - (ctx.outputLatency || 0));
+    this.#lastAudible = t;
+    return t;
   }
 
   play(samples: Float32Array, sampleRate: number, when: number): () => void {

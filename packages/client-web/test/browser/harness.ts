@@ -3,6 +3,7 @@
  * 127.0.0.1:0 (which also forwards console requests to the service, so the page talks to it
  * same-origin), and Chromium launched through playwright-core.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
@@ -156,4 +157,61 @@ export async function writeTestAvatar(
   await mkdir(join(avatarsDir, id), { recursive: true });
   await writeFile(join(avatarsDir, id, 'avatar.glb'), Uint8Array.from(glb));
   await writeFile(join(avatarsDir, id, 'manifest.json'), JSON.stringify(manifest));
+}
+
+/** An example app's server started as a user would (`node server.mjs`), with the URL it printed. */
+export interface RunningExample {
+  process: ChildProcess;
+  /** The first capture group of `urlPattern` in what the server printed. */
+  url: string;
+}
+
+/**
+ * Starts `node <script>` in `cwd` on a free port (`PORT=0`) against a running service, with the
+ * app credentials and the avatar id in its environment as the examples' READMEs set them, and
+ * resolves once its output matches `urlPattern` (rejects with that output if it exits first).
+ */
+export async function startExample(
+  cwd: string,
+  script: string,
+  urlPattern: RegExp,
+  env: {
+    avatarId: string;
+    credentials: { appId: string; apiKey: string };
+    service: { consoleUrl: string; ingressUrl: string };
+  },
+): Promise<RunningExample> {
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      AVATAR_ID: env.avatarId,
+      AVATAR_DRIVE_APP_ID: env.credentials.appId,
+      AVATAR_DRIVE_API_KEY: env.credentials.apiKey,
+      AVATAR_DRIVE_CONSOLE_URL: env.service.consoleUrl,
+      AVATAR_DRIVE_INGRESS_URL: env.service.ingressUrl,
+    },
+  });
+  let out = '';
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = urlPattern.exec(out);
+      if (match) {
+        clearInterval(timer);
+        resolve(match[1]!);
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`example exited ${code}: ${out}`));
+    });
+  });
+  return { process: child, url };
 }

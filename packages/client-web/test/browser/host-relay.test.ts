@@ -6,7 +6,7 @@
  * through examples/host-relay (its WebSocket) and from a voice agent whose TTS stream keeps
  * running after the barge-in (server-sdk drops the rest of the interrupted turn).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +19,7 @@ import {
   launchChromium,
   openReadyPage,
   type PageServer,
+  startExample,
   startPageServer,
   writeTestAvatar,
 } from './harness.js';
@@ -155,36 +156,14 @@ function expectSilentAndStill(result: Heard) {
 
 describe('Host mode in Chromium: after an interrupt, nothing more of that turn', () => {
   it('through examples/host-relay', async () => {
-    example = spawn(process.execPath, [join(repoRoot, 'examples/host-relay/server.mjs')], {
-      cwd: join(repoRoot, 'examples/host-relay'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PORT: '0',
-        AVATAR_ID: AVATAR,
-        AVATAR_DRIVE_APP_ID: credentials.appId,
-        AVATAR_DRIVE_API_KEY: credentials.apiKey,
-        AVATAR_DRIVE_CONSOLE_URL: service.consoleUrl,
-        AVATAR_DRIVE_INGRESS_URL: service.ingressUrl,
-      },
-    });
-    let out = '';
-    example.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    example.stderr!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    const relayUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const m = /listening on (ws:\/\/\S+)/.exec(out);
-        if (m) {
-          clearInterval(timer);
-          resolve(m[1]!);
-        }
-      }, 50);
-      example!.once('exit', (code) => reject(new Error(`example exited ${code}: ${out}`)));
-    });
+    const started = await startExample(
+      join(repoRoot, 'examples/host-relay'),
+      'server.mjs',
+      /listening on (ws:\/\/\S+)/,
+      { avatarId: AVATAR, credentials, service },
+    );
+    example = started.process;
+    const relayUrl = started.url;
     const page = await relayPage();
     // The page speaks to the relay as the demo does; the utterance is 2 s, in real time.
     await page.evaluate(async (url) => {

@@ -6,7 +6,7 @@
  * MediaStream feeds it too; in Host mode the server streams it through feedPcm and the relay.
  * Each time the avatar must be heard (the controller's output) and seen (its mouth).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ import {
   type BrowserSession,
   launchChromium,
   type PageServer,
+  startExample,
   startPageServer,
   writeTestAvatar,
 } from './harness.js';
@@ -55,36 +56,13 @@ beforeAll(async () => {
     join(workDir, 'avatars'),
   ]);
   const credentials = JSON.parse(await readFile(join(workDir, 'dev.json'), 'utf8'));
-  example = spawn(process.execPath, ['server.mjs'], {
-    cwd: exampleDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: '0',
-      AVATAR_ID: AVATAR,
-      AVATAR_DRIVE_APP_ID: credentials.appId,
-      AVATAR_DRIVE_API_KEY: credentials.apiKey,
-      AVATAR_DRIVE_CONSOLE_URL: service.consoleUrl,
-      AVATAR_DRIVE_INGRESS_URL: service.ingressUrl,
-    },
+  const started = await startExample(exampleDir, 'server.mjs', /voice agent on (http:\/\/\S+?)\/\s/, {
+    avatarId: AVATAR,
+    credentials,
+    service,
   });
-  let out = '';
-  example.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  example.stderr!.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  origin = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /voice agent on (http:\/\/\S+?)\/\s/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]!);
-      }
-    }, 50);
-    example!.once('exit', (code) => reject(new Error(`example exited ${code}: ${out}`)));
-  });
+  example = started.process;
+  origin = started.url;
 }, 120_000);
 
 afterAll(async () => {
