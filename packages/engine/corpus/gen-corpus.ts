@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   let neural = args.neural;
   const missing = neural > 0 ? kokoroMissing(kokoroDir()) : null;
   if (missing) {
-    if (args.neuralAsked) throw new Error(`--neural ${neural}: ${missing}`);
+    if (args.neuralAsked) usage(`--neural ${neural}: ${missing}`);
     process.stderr.write(
       `gen-corpus ${args.split}: leaving out the ${neural} neural-voice utterances (condition "neural"): ${missing}\n`,
     );
