@@ -46,5 +46,5 @@ tar -xzf "$TMP"/kokoro-js-1.2.1.tgz -C "$TMP"
 cp "$TMP"/package/voices/[ab][fm]_*.bin "$DIR/voices/"
 
 "$DIR/venv/bin/python" "$HERE/kokoro-align.py" prepare "$DIR"
-rm -f "$DIR/kokoro-v1.0.int8.onnx"
+rm -rf "$DIR/kokoro-v1.0.int8.onnx" "$DIR/parts"   # kokoro-durations.onnx is all the generator reads
 echo "kokoro-fetch: ready ($(ls "$DIR/voices" | wc -l) English voices) in $DIR"
