@@ -1,7 +1,8 @@
 /**
- * `pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300]`: the engine's
- * CPU per audio second when N sessions' drivers are interleaved on one thread in 20 ms chunks, the
- * way the service calls them, next to N = 1 (what the engine's own `bench:speed` measures). Timed
+ * `pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js]`:
+ * the engine's CPU per audio second when N sessions' drivers are interleaved on one thread in 20 ms
+ * chunks, the way the service calls them, next to N = 1 (what the engine's own `bench:speed`
+ * measures), per engine backend (WebAssembly SIMD and TypeScript, alternating at each N). Timed
  * with process CPU time (not the wall clock), best of 3, so a loaded machine inflates it less than
  * the service's wall-timed `avatar_drive_engine_cpu_seconds_per_audio_second`.
  */
@@ -13,13 +14,26 @@ import { parseArgs } from 'node:util';
 import { createDriver } from '@avatar-drive/engine';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`Usage: pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300]
+  console.log(`Usage: pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js]
 
-The engine's CPU per audio second with N drivers interleaved on one thread, as the service runs them;
-needs espeak-ng (bash scripts/setup.sh) and a built engine (pnpm build).`);
+The engine's CPU per audio second with N drivers interleaved on one thread, as the service runs them,
+per engine backend (createDriver's backend option); needs espeak-ng (bash scripts/setup.sh) and a
+built engine (pnpm build).`);
   process.exit(0);
 }
-const { values } = parseArgs({ options: { sessions: { type: 'string', default: '1,10,50,150,300' } } });
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '1,10,50,150,300' },
+    backends: { type: 'string', default: 'wasm,js' },
+  },
+});
+const backends = values.backends!.split(',') as ('wasm' | 'js' | 'auto')[];
+for (const b of backends) {
+  if (b !== 'wasm' && b !== 'js' && b !== 'auto') {
+    console.error(`--backends: ${b} is not wasm, js or auto`);
+    process.exit(2);
+  }
+}
 const RATE = 16000;
 const CHUNK = RATE / 50;
 
@@ -43,23 +57,36 @@ console.log(
   `engine interleave bench: ${(audio.length / RATE).toFixed(1)} s utterances at ${RATE} Hz, 20 ms chunks, load average ${loadavg()[0]!.toFixed(1)}`,
 );
 for (const n of values.sessions!.split(',').map(Number)) {
-  const drivers = Array.from({ length: n }, (_, seed) => createDriver({ sampleRate: RATE, seed }));
-  const utterance = () => {
-    for (let c = 0; c < chunks; c++) {
-      const pcm = audio.subarray(c * CHUNK, (c + 1) * CHUNK);
-      for (const d of drivers) d.push(pcm);
+  const line: string[] = [];
+  const perBackend: number[] = [];
+  for (const backend of backends) {
+    const drivers = Array.from({ length: n }, (_, seed) => createDriver({ sampleRate: RATE, seed, backend }));
+    const utterance = () => {
+      for (let c = 0; c < chunks; c++) {
+        const pcm = audio.subarray(c * CHUNK, (c + 1) * CHUNK);
+        for (const d of drivers) d.push(pcm);
+      }
+      for (const d of drivers) d.end();
+    };
+    utterance(); // warm-up
+    const reps = Math.max(1, Math.round(60 / n));
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3; run++) {
+      const start = process.cpuUsage();
+      for (let r = 0; r < reps; r++) utterance();
+      const used = process.cpuUsage(start);
+      const audioSeconds = (reps * n * chunks * CHUNK) / RATE;
+      best = Math.min(best, (used.user + used.system) / 1000 / audioSeconds);
     }
-    for (const d of drivers) d.end();
-  };
-  utterance(); // warm-up
-  const reps = Math.max(1, Math.round(60 / n));
-  let best = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < 3; run++) {
-    const start = process.cpuUsage();
-    for (let r = 0; r < reps; r++) utterance();
-    const used = process.cpuUsage(start);
-    const audioSeconds = (reps * n * chunks * CHUNK) / RATE;
-    best = Math.min(best, (used.user + used.system) / 1000 / audioSeconds);
+    for (const d of drivers) d.close();
+    perBackend.push(best);
+    line.push(`${drivers[0]!.backend} ${best.toFixed(3)}`);
   }
-  console.log(`${String(n).padStart(4)} sessions interleaved: ${best.toFixed(2)} ms CPU per audio second`);
+  const ratio =
+    perBackend.length === 2
+      ? `  (${(perBackend[1]! / perBackend[0]!).toFixed(2)}× ${backends[1]}/${backends[0]})`
+      : '';
+  console.log(
+    `${String(n).padStart(4)} sessions interleaved, ms CPU per audio second: ${line.join(', ')}${ratio}`,
+  );
 }

@@ -57,6 +57,7 @@ const FLAGS = {
   'avatars-per-app': { type: 'string' },
   'engine-workers': { type: 'string' },
   'engine-module': { type: 'string' },
+  'engine-backend': { type: 'string' },
   'dev-credentials': { type: 'string' },
   'token-ledger-dir': { type: 'string' },
   'log-level': { type: 'string' },
@@ -110,6 +111,8 @@ export const USAGE = `avatar-drive-service [options]
                                   AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS: longest validation of one upload (15000)
   --engine-workers N              AVATAR_DRIVE_ENGINE_WORKERS (0 = event loop)
   --engine-module SPEC            AVATAR_DRIVE_ENGINE_MODULE (default @avatar-drive/engine)
+  --engine-backend auto|wasm|js   AVATAR_DRIVE_ENGINE_BACKEND: the engine's analysis on WebAssembly SIMD or
+                                  TypeScript (default auto: WebAssembly when built with it)
   --dev-credentials FILE          AVATAR_DRIVE_DEV_CREDENTIALS (default .avatar-drive/dev-credentials.json)
   --token-ledger-dir DIR          AVATAR_DRIVE_TOKEN_LEDGER_DIR: without Redis, the single-use token ledger
                                   shared by this region's processes on this machine (embedded default:
@@ -295,6 +298,12 @@ export async function resolveConfig(
   const corsOrigins = corsText === undefined ? undefined : parseCorsOrigins(corsText);
   const workers = int('--engine-workers', values['engine-workers'] ?? env.AVATAR_DRIVE_ENGINE_WORKERS);
   const driverModule = values['engine-module'] ?? env.AVATAR_DRIVE_ENGINE_MODULE;
+  const backend = values['engine-backend'] ?? env.AVATAR_DRIVE_ENGINE_BACKEND;
+  if (backend !== undefined && backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
+    throw new Error(
+      `--engine-backend (AVATAR_DRIVE_ENGINE_BACKEND) must be auto, wasm or js, got ${JSON.stringify(backend)}.`,
+    );
+  }
   const ledgerText = values['token-ledger-dir'] ?? env.AVATAR_DRIVE_TOKEN_LEDGER_DIR;
   const tokenLedgerDir = shared ? undefined : ledgerText ? resolve(ledgerText) : defaultLedgerDir;
   // The LiveKit servers RTC sessions may join: the operator's list, else the one LiveKit this
@@ -323,6 +332,7 @@ export async function resolveConfig(
     engine: {
       ...(workers !== undefined && { workers }),
       ...(driverModule && { driverModule }),
+      ...(backend && { backend }),
     },
     ...(redisUrl && { redisUrl }),
     ...(redisSentinel && { redisSentinel }),

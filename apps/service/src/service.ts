@@ -49,6 +49,8 @@ export interface EngineOptions {
   /** Worker threads for the engine; 0 runs it on the event loop. */
   workers?: number;
   lookaheadMs?: number;
+  /** The engine's analysis backend (its DriverOptions.backend; default auto). */
+  backend?: 'auto' | 'wasm' | 'js';
 }
 
 export interface ServiceOptions {
@@ -225,8 +227,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   );
 
   const engineOptions = options.engine ?? {};
-  const driverOptions =
-    engineOptions.lookaheadMs === undefined ? {} : { lookaheadMs: engineOptions.lookaheadMs };
+  const driverOptions = {
+    ...(engineOptions.lookaheadMs !== undefined && { lookaheadMs: engineOptions.lookaheadMs }),
+    ...(engineOptions.backend !== undefined && { backend: engineOptions.backend }),
+  };
   const driverModule = engineOptions.driverModule ?? '@avatar-drive/engine';
   const engine: EnginePool =
     (engineOptions.workers ?? 0) > 0

@@ -27,6 +27,8 @@ let openId: string | undefined;
 function handle(message: ToEngineWorker): void {
   switch (message.op) {
     case 'open': {
+      // A re-open replaces the driver: free the old one's WebAssembly slot now.
+      driver?.close();
       driver = createDriver({
         sampleRate: message.sampleRate,
         ...(message.lookaheadMs !== undefined && { lookaheadMs: message.lookaheadMs }),

@@ -289,12 +289,19 @@ async function main(): Promise<void> {
       const sc = k.cond !== undefined ? r.byCondition.get(k.cond) : r.byRate.get(k.rate!);
       const s = sc?.summary();
       return s
-        ? [pct(s.acc15), pct(s.acc7), num(s.jawR0), pct(s.firstWordLate)]
-        : ['n/a', 'n/a', 'n/a', 'n/a'];
+        ? [
+            pct(s.acc15),
+            pct(s.acc7),
+            num(s.jawR0),
+            Number.isNaN(s.jawRBest) ? 'n/a' : `${num(s.jawRBest)} @ ${s.jawBestLagMs} ms`,
+            pct(s.closureRecall),
+            pct(s.firstWordLate),
+          ]
+        : ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
     }),
   ]);
   console.log(
-    '\nPer condition and input rate: 15-class / 7-group accuracy, jaw r (0 lag), first words later than 80 ms\n',
+    '\nPer condition and input rate: 15-class / 7-group accuracy, jaw r (0 lag), jaw r at its best lag, closure recall, first words later than 80 ms\n',
   );
   console.log(
     table(
@@ -304,12 +311,20 @@ async function main(): Promise<void> {
           `${r.name} 15-cls`,
           `${r.name} 7-grp`,
           `${r.name} jaw r`,
+          `${r.name} jaw best`,
+          `${r.name} closure`,
           `${r.name} 1st word`,
         ]),
       ],
       breakdown,
     ),
   );
+
+  if (!utterances.some((u) => u.condition === 'neural')) {
+    console.log(
+      '\nNo `neural` condition (Kokoro neural voices) in this dev set: run `bash packages/engine/corpus/kokoro-fetch.sh`, then regenerate it with `pnpm --filter @avatar-drive/engine gen:dev`.',
+    );
+  }
 
   if (jsonOut) {
     const out = {

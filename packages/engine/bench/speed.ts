@@ -1,7 +1,9 @@
 /**
  * Engine speed per input rate: the driver fed a fixed stretch of dev speech (resampled to each
- * supported rate) in 20 ms chunks, best-of-N single-thread CPU time, with the energy baseline timed
- * in the same run as a peer (the machine is shared and noisy: compare the two columns, not runs).
+ * supported rate) in 20 ms chunks, best-of-N single-thread CPU time, on both backends (WebAssembly
+ * SIMD and TypeScript), with the energy baseline timed in the same run as a peer (the machine is
+ * shared and noisy: compare the columns, not runs). Then the max |Δ| per frame field between the two
+ * backends at every rate.
  *
  *   pnpm --filter @avatar-drive/engine bench:speed [--seconds 20] [--repeats 7]
  *   pnpm --filter @avatar-drive/engine bench:speed --dump frames.bin   # driver output, for equivalence checks
@@ -12,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DriveFrame, FRAME_LAYOUT, resample, SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 import { createDriver } from '../src/index.js';
+import { wasmUnavailableReason } from '../src/wasm/runtime.js';
 import { parseBenchArgs, requireDevSet } from './cli-args.js';
 import { listUtterances, loadUtterance } from './devset.js';
 import { createEnergyEngine } from './engines/energy.js';
@@ -27,6 +30,7 @@ Options:
   --seconds N      seconds of dev speech (default 20)
   --repeats N      timed repeats per rate, best kept (default 7)
   --rates a,b      only these input rates (default: all 7)
+  --backend B      backend whose frames --dump writes and --compare checks: auto (default), wasm, js
   --dump FILE      write the driver's frames (and FILE.inputs) for equivalence checks
   --compare FILE   re-run on FILE.inputs and print the max |Δ| against FILE
   -h, --help       this text
@@ -38,7 +42,15 @@ const values = parseBenchArgs(USAGE, {
   dump: { type: 'string' },
   compare: { type: 'string' },
   rates: { type: 'string' },
+  backend: { type: 'string', default: 'auto' },
 });
+const dumpBackend = values.backend as 'auto' | 'wasm' | 'js';
+if (!['auto', 'wasm', 'js'].includes(dumpBackend)) {
+  console.error(`--backend must be auto, wasm or js.\n${USAGE}`);
+  process.exit(2);
+}
+const wasmReason = wasmUnavailableReason();
+if (wasmReason) console.log(`WebAssembly backend unavailable (${wasmReason}): timing TypeScript only.`);
 
 const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(import.meta.dirname, '..', '.data');
 const devDir = join(dataRoot, 'dev');
@@ -95,11 +107,12 @@ function cpuSeconds(run: () => void): number {
   return best;
 }
 
-function runDriver(rate: number, chunks: Int16Array[]): DriveFrame[] {
-  const driver = createDriver({ sampleRate: rate });
+function runDriver(rate: number, chunks: Int16Array[], backend: 'auto' | 'wasm' | 'js'): DriveFrame[] {
+  const driver = createDriver({ sampleRate: rate, backend });
   const frames: DriveFrame[] = [];
   for (const c of chunks) for (const f of driver.push(c)) frames.push(f);
   for (const f of driver.end()) frames.push(f);
+  driver.close();
   return frames;
 }
 
@@ -129,7 +142,10 @@ const energy = createEnergyEngine();
 const dumps: Float32Array[] = [];
 const inputs: Float32Array[] = [];
 console.log(`${seconds.toFixed(1)} s of dev speech, 20 ms chunks, best of ${repeats} (CPU time, one thread)`);
-console.log('rate     engine ×RT   energy baseline ×RT   engine ms CPU per audio s');
+console.log('rate     wasm ×RT   js ×RT   wasm/js   energy baseline ×RT   ms CPU per audio s (wasm / js)');
+/** Max |Δ| per field between the backends' frames, per rate. */
+const backendDiffs: { rate: number; worst: Record<string, number>; frames: number; countsDiffer: boolean }[] =
+  [];
 const rates: readonly number[] = values.rates
   ? values.rates.split(',').map((r) => {
       const rate = Number(r);
@@ -146,17 +162,73 @@ for (const rate of rates) {
     (rate === 16000 ? base : resample(base, 16000, rate));
   inputs.push(Float32Array.from(pcm));
   const chunks = chunked(pcm, rate);
-  runDriver(rate, chunks); // warm-up
-  const engineCpu = cpuSeconds(() => runDriver(rate, chunks));
+  const haveWasm = wasmReason === '';
+  runDriver(rate, chunks, 'js'); // warm-up
+  if (haveWasm) runDriver(rate, chunks, 'wasm');
+  // Interleaved, so a load change on the shared machine hits both backends alike.
+  let jsCpu = Number.POSITIVE_INFINITY;
+  let wasmCpu = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < repeats; r++) {
+    jsCpu = Math.min(
+      jsCpu,
+      cpuSecondsOnce(() => runDriver(rate, chunks, 'js')),
+    );
+    if (haveWasm)
+      wasmCpu = Math.min(
+        wasmCpu,
+        cpuSecondsOnce(() => runDriver(rate, chunks, 'wasm')),
+      );
+  }
   const stream = await energy.open(rate);
   const energyCpu = cpuSeconds(() => {
     for (const c of chunks) stream.push(c);
     stream.end();
   });
-  dumps.push(flatten(runDriver(rate, chunks)));
+  dumps.push(flatten(runDriver(rate, chunks, dumpBackend)));
+  if (haveWasm) {
+    const a = flatten(runDriver(rate, chunks, 'js'));
+    const b = flatten(runDriver(rate, chunks, 'wasm'));
+    backendDiffs.push({ rate, ...fieldDiffs(a, b), countsDiffer: a.length !== b.length });
+  }
+  const xrt = (cpu: number): string => (Number.isFinite(cpu) ? `${Math.round(seconds / cpu)}×` : '—');
+  const ms = (cpu: number): string => (Number.isFinite(cpu) ? ((cpu / seconds) * 1000).toFixed(3) : '—');
   console.log(
-    `${String(rate).padEnd(8)} ${`${Math.round(seconds / engineCpu)}×`.padStart(9)} ${`${Math.round(seconds / energyCpu)}×`.padStart(21)} ${((engineCpu / seconds) * 1000).toFixed(3).padStart(27)}`,
+    `${String(rate).padEnd(8)} ${xrt(wasmCpu).padStart(8)} ${xrt(jsCpu).padStart(8)} ${(haveWasm ? (jsCpu / wasmCpu).toFixed(2) : '—').padStart(9)} ${xrt(energyCpu).padStart(21)}   ${ms(wasmCpu)} / ${ms(jsCpu)}`,
   );
+}
+
+function cpuSecondsOnce(run: () => void): number {
+  const t0 = process.cpuUsage();
+  run();
+  const dt = process.cpuUsage(t0);
+  return (dt.user + dt.system) / 1e6;
+}
+
+/** Max |Δ| per frame field between two flattened runs (0 everywhere when the counts differ). */
+function fieldDiffs(a: Float32Array, b: Float32Array): { worst: Record<string, number>; frames: number } {
+  const worst: Record<string, number> = {};
+  for (const field of FIELDS) worst[field] = 0;
+  if (a.length !== b.length) return { worst, frames: 0 };
+  for (let o = 0; o < a.length; o += FRAME_VALUES) {
+    let p = o;
+    for (const field of FIELDS) {
+      for (let j = 0; j < FRAME_LAYOUT[field]; j++, p++) {
+        worst[field] = Math.max(worst[field]!, Math.abs(a[p]! - b[p]!));
+      }
+    }
+  }
+  return { worst, frames: a.length / FRAME_VALUES };
+}
+
+if (backendDiffs.length > 0) {
+  console.log('max |Δ| per field, wasm vs js backend:');
+  for (const { rate, worst, frames, countsDiffer } of backendDiffs) {
+    console.log(
+      countsDiffer
+        ? `${rate}: frame counts differ`
+        : `${rate}: ${FIELDS.map((f) => `${f} ${worst[f]!.toExponential(1)}`).join(', ')} (${frames} frames)`,
+    );
+  }
 }
 
 function pack(arrays: Float32Array[]): Uint8Array {

@@ -1,12 +1,13 @@
 /**
  * Generates corpus entries for a list of planned utterances: batch synthesis (espeak-ng helper,
- * festival, flite helper), then rendering and writing `<id>.wav` + `<id>.json`.
+ * festival, flite helper, Kokoro helper), then rendering and writing `<id>.wav` + `<id>.json`.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { synthesizeEspeak } from './espeak.js';
 import { type FestivalJob, synthesizeFestival } from './festival.js';
 import { synthesizeFlite } from './flite.js';
+import { kokoroDialect, kokoroSymbols, synthesizeKokoro } from './kokoro.js';
 import { planBabbleBank, type UtterancePlan } from './plan.js';
 import { BabbleBank, type CorpusEntry, renderUtterance, type SynthOutput } from './render.js';
 import type { Split } from './texts.js';
@@ -41,8 +42,9 @@ async function synthesizeAll(
   const espeakPlans = plans.filter((p) => p.synth.engine === 'espeak');
   const festivalPlans = plans.filter((p) => p.synth.engine === 'festival');
   const flitePlans = plans.filter((p) => p.synth.engine === 'flite');
+  const kokoroPlans = plans.filter((p) => p.synth.engine === 'kokoro');
   const wavOf = (p: UtterancePlan) => join(tmpDir, `${p.id}.raw.wav`);
-  const [espeakResults] = await Promise.all([
+  const [espeakResults, , , kokoroResults] = await Promise.all([
     espeakPlans.length > 0
       ? synthesizeEspeak(
           espeakPlans.map((p) => {
@@ -82,7 +84,20 @@ async function synthesizeAll(
           }),
         )
       : Promise.resolve(),
+    kokoroPlans.length > 0
+      ? synthesizeKokoro(
+          kokoroPlans.map((p) => {
+            const s = p.synth as Extract<UtterancePlan['synth'], { engine: 'kokoro' }>;
+            const symbols = kokoroSymbols(p.text, kokoroDialect(s.voice));
+            return { out: wavOf(p), voice: s.voice, speed: s.speed, symbols };
+          }),
+        )
+      : Promise.resolve([]),
   ]);
+  kokoroPlans.forEach((p, i) => {
+    const r = kokoroResults[i]!;
+    out.set(p.id, { engine: 'kokoro', audio: readWav(r.out), tokens: r.tokens });
+  });
   espeakPlans.forEach((p, i) => {
     const r = espeakResults[i]!;
     const audio = readWav(r.out);

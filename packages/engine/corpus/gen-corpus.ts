@@ -2,7 +2,11 @@
  * Generates a labelled speech corpus (see README.md in this directory):
  *
  *   pnpm exec tsx packages/engine/corpus/gen-corpus.ts --split train|dev --out DIR
- *       [--count N] [--seed S] [--workers W]
+ *       [--count N] [--seed S] [--workers W] [--neural N]
+ *
+ * `--neural N` adds N utterances of Kokoro neural voices after the others (default: dev 120, the
+ * `neural` condition; train 0). Without the Kokoro model (corpus/kokoro-fetch.sh) they are left out
+ * with a message saying how to add them; `--neural 0` leaves them out silently.
  *
  * The plan is split across W worker processes (default 2: the machine is shared); the result is
  * written to DIR.partial and swapped into DIR when complete, so readers never see half a corpus.
@@ -14,11 +18,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateEntries, type IndexEntry, writeIndex } from './corpus.js';
 import { ensureEspeakAlign } from './espeak.js';
+import { kokoroDir, kokoroMissing } from './kokoro.js';
 import { planCorpus, type UtterancePlan } from './plan.js';
 import type { Split } from './texts.js';
 
 const DEFAULT_COUNT: Record<Split, number> = { train: 3000, dev: 400 };
 const DEFAULT_SEED: Record<Split, number> = { train: 1, dev: 7 };
+const DEFAULT_NEURAL: Record<Split, number> = { train: 0, dev: 120 };
 
 interface Args {
   split: Split;
@@ -26,11 +32,14 @@ interface Args {
   count: number;
   seed: number;
   workers: number;
+  neural: number;
+  /** Whether --neural was given (then a missing model is an error, not a note). */
+  neuralAsked: boolean;
 }
 
 function usage(problem: string): never {
   process.stderr.write(
-    `gen-corpus: ${problem}\nusage: gen-corpus.ts --split train|dev --out DIR [--count N] [--seed S] [--workers W]\n`,
+    `gen-corpus: ${problem}\nusage: gen-corpus.ts --split train|dev --out DIR [--count N] [--seed S] [--workers W] [--neural N]\n`,
   );
   process.exit(2);
 }
@@ -46,7 +55,7 @@ function parseArgs(argv: string[]): Args {
     i++;
   }
   for (const k of opts.keys()) {
-    if (!['split', 'out', 'count', 'seed', 'workers'].includes(k)) usage(`unknown option --${k}`);
+    if (!['split', 'out', 'count', 'seed', 'workers', 'neural'].includes(k)) usage(`unknown option --${k}`);
   }
   const split = opts.get('split');
   if (split !== 'train' && split !== 'dev') usage('--split must be train or dev');
@@ -65,6 +74,8 @@ function parseArgs(argv: string[]): Args {
     count: int('count', DEFAULT_COUNT[split], 1),
     seed: int('seed', DEFAULT_SEED[split], 0),
     workers: int('workers', 2, 1),
+    neural: int('neural', DEFAULT_NEURAL[split], 0),
+    neuralAsked: opts.has('neural'),
   };
 }
 
@@ -99,7 +110,16 @@ async function main(): Promise<void> {
   const args = parseArgs(argv);
   const started = Date.now();
   ensureEspeakAlign(); // build once here, not racing in every worker
-  const plans = planCorpus(args.split, args.count, args.seed);
+  let neural = args.neural;
+  const missing = neural > 0 ? kokoroMissing(kokoroDir()) : null;
+  if (missing) {
+    if (args.neuralAsked) usage(`--neural ${neural}: ${missing}`);
+    process.stderr.write(
+      `gen-corpus ${args.split}: leaving out the ${neural} neural-voice utterances (condition "neural"): ${missing}\n`,
+    );
+    neural = 0;
+  }
+  const plans = planCorpus(args.split, args.count, args.seed, { neural });
   const partial = `${args.out}.partial`;
   rmSync(partial, { recursive: true, force: true });
   const planDir = mkdtempSync(join(tmpdir(), 'avatar-drive-plan-'));

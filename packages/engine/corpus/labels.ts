@@ -26,7 +26,7 @@ export interface PhoneEvent {
 }
 
 /** The pause phone used for unlabelled silence in each inventory. */
-const PAUSE: Record<PhoneSet, string> = { espeak: '_', festival: 'pau' };
+const PAUSE: Record<PhoneSet, string> = { espeak: '_', festival: 'pau', kokoro: '_' };
 
 /**
  * Turns espeak-ng phoneme events into spans: each phone lasts until the next event, the last until

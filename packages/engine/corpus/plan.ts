@@ -5,7 +5,7 @@
  */
 import { createRng, type Rng } from './rng.js';
 import { SentenceSource, type Split } from './texts.js';
-import { espeakVoices, FESTIVAL_VOICES } from './voices.js';
+import { espeakVoices, FESTIVAL_VOICES, KOKORO_VOICES } from './voices.js';
 
 export const OUTPUT_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
 
@@ -58,6 +58,8 @@ export type SynthSpec =
     }
   /** flite's clustergen voices (dev only: a synthesiser the model never trains on). */
   | { engine: 'flite'; voice: 'awb' | 'rms'; stretch: number; f0Mean: number }
+  /** Kokoro-82M, a neural TTS (voices split between train and dev; see voices.ts). */
+  | { engine: 'kokoro'; voice: string; speed: number }
   /** No speech at all: `seconds` of background noise only, labelled silence throughout. */
   | { engine: 'none'; seconds: number };
 
@@ -234,8 +236,50 @@ function noiseOnly(rng: Rng): { synth: SynthSpec; augment: AugmentSpec; conditio
 /** Share of train utterances that are background noise only. */
 const NOISE_ONLY_SHARE = 0.04;
 
-/** Plans `count` utterances of a split. */
-export function planCorpus(split: Split, count: number, seed: number): UtterancePlan[] {
+/**
+ * A Kokoro voice of the split at a speaking rate of 0.85–1.15 × its own: natural neural-TTS speech,
+ * the kind voice agents send.
+ */
+function neuralSynth(split: Split, rng: Rng): SynthSpec {
+  return { engine: 'kokoro', voice: rng.pick(KOKORO_VOICES[split]), speed: rng.uniform(0.85, 1.15) };
+}
+
+/**
+ * The `neural` dev condition: clean Kokoro speech of a dev-only voice, padded like `clean`, spread
+ * evenly over the 7 input rates.
+ */
+function neuralDevAugment(index: number, rng: Rng): { augment: AugmentSpec; condition: string } {
+  return {
+    augment: {
+      padLead: rng.uniform(0.1, 0.6),
+      padTail: rng.uniform(0.1, 0.6),
+      reverb: null,
+      telephone: null,
+      noise: null,
+      gainDb: rng.uniform(-18, 0),
+      sampleRate: OUTPUT_RATES[index % OUTPUT_RATES.length]!,
+    },
+    condition: 'neural',
+  };
+}
+
+/** Options of {@link planCorpus}. */
+export interface PlanOptions {
+  /**
+   * Utterances of Kokoro neural voices planned after the `count` others (ids go on from `count`, so
+   * the first `count` do not depend on it). Dev: condition `neural`, dev-only voices, clean; train:
+   * train voices under the usual train augmentation.
+   */
+  neural?: number;
+}
+
+/** Plans `count` utterances of a split (plus `options.neural` neural-voice ones after them). */
+export function planCorpus(
+  split: Split,
+  count: number,
+  seed: number,
+  options: PlanOptions = {},
+): UtterancePlan[] {
   const root = createRng(`${split}:${seed}`);
   const texts = new SentenceSource(split);
   const plans: UtterancePlan[] = [];
@@ -261,6 +305,24 @@ export function planCorpus(split: Split, count: number, seed: number): Utterance
       split,
       text,
       synth,
+      augment,
+      condition,
+      seed: rng.fork('seed').int(0, 0x7fffffff),
+    });
+  }
+  // Neural voices draw from their own random stream and their own text sequence, so adding them
+  // leaves every utterance above byte-identical.
+  const neuralRoot = createRng(`${split}:${seed}:neural`);
+  const neuralTexts = new SentenceSource(split);
+  for (let j = 0; j < (options.neural ?? 0); j++) {
+    const rng = neuralRoot.fork(j);
+    const { augment, condition } =
+      split === 'dev' ? neuralDevAugment(j, rng.fork('aug')) : trainAugment(rng.fork('aug'));
+    plans.push({
+      id: `${split}-${String(count + j).padStart(5, '0')}`,
+      split,
+      text: neuralTexts.next(rng.fork('text')),
+      synth: neuralSynth(split, rng.fork('synth')),
       augment,
       condition,
       seed: rng.fork('seed').int(0, 0x7fffffff),

@@ -14,6 +14,7 @@ import {
   telephone,
   whiteNoise,
 } from './augment.js';
+import { type KokoroToken, spansFromKokoroTokens } from './kokoro.js';
 import {
   type PhoneEvent,
   type PhoneLabel,
@@ -32,6 +33,7 @@ import type { MonoAudio } from './wav.js';
 export type SynthOutput =
   | { engine: 'espeak'; audio: MonoAudio; events: PhoneEvent[] }
   | { engine: 'festival'; audio: MonoAudio; segs: string }
+  | { engine: 'kokoro'; audio: MonoAudio; tokens: KokoroToken[] }
   | { engine: 'none'; audio: MonoAudio };
 
 /** The JSON written next to each `<id>.wav` (see corpus/README.md). */
@@ -91,12 +93,14 @@ export function renderUtterance(
 ): { audio: MonoAudio; entry: CorpusEntry } {
   const rng = createRng(plan.seed);
   const { sampleRate: sr0, samples: raw } = synth.audio;
-  const phoneSet = synth.engine === 'festival' ? 'festival' : 'espeak';
+  const phoneSet = synth.engine === 'festival' ? 'festival' : synth.engine === 'kokoro' ? 'kokoro' : 'espeak';
   let spans: PhoneSpan[];
   if (synth.engine === 'espeak') {
     spans = shiftStopOnsets(spansFromEspeakEvents(synth.events, raw.length), raw, sr0);
   } else if (synth.engine === 'festival') {
     spans = spansFromFestivalSegs(synth.segs, sr0, raw.length);
+  } else if (synth.engine === 'kokoro') {
+    spans = spansFromKokoroTokens(synth.tokens, raw);
   } else {
     spans = [{ start: 0, end: raw.length, phone: '_' }];
   }

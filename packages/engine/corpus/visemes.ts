@@ -177,8 +177,78 @@ export const FESTIVAL_VISEMES: Readonly<Record<string, Viseme>> = Object.freeze(
   uw: 'U',
 });
 
+/**
+ * Kokoro's phoneme symbols (misaki's English set: IPA plus single letters for diphthongs, A eɪ,
+ * I aɪ, O oʊ, Q əʊ, W aʊ, Y ɔɪ, and ʧ ʤ for the affricates), as corpus/kokoro.ts writes them from
+ * espeak-ng's IPA. Same conventions as the espeak-ng table: a diphthong takes its first target
+ * (Q: British əʊ, like espeak-ng's oU, takes O), ɚ and ɹ are RR, ᵻ and ɨ (reduced close vowels) I.
+ */
+export const KOKORO_VISEMES: Readonly<Record<string, Viseme>> = Object.freeze({
+  _: 'sil',
+  p: 'PP',
+  b: 'PP',
+  m: 'PP',
+  f: 'FF',
+  v: 'FF',
+  θ: 'TH',
+  ð: 'TH',
+  t: 'DD',
+  d: 'DD',
+  ɾ: 'DD',
+  n: 'nn',
+  l: 'nn',
+  k: 'kk',
+  ɡ: 'kk',
+  g: 'kk',
+  ŋ: 'kk',
+  h: 'kk',
+  ʔ: 'kk',
+  ç: 'kk',
+  ʧ: 'CH',
+  ʤ: 'CH',
+  ʃ: 'CH',
+  ʒ: 'CH',
+  s: 'SS',
+  z: 'SS',
+  ɹ: 'RR',
+  ɚ: 'RR',
+  w: 'U',
+  j: 'I',
+  a: 'aa',
+  æ: 'aa',
+  ɑ: 'aa',
+  ɐ: 'aa',
+  ʌ: 'aa',
+  I: 'aa',
+  W: 'aa',
+  e: 'E',
+  ɛ: 'E',
+  ə: 'E',
+  ᵊ: 'E',
+  ɜ: 'E',
+  A: 'E',
+  i: 'I',
+  ɪ: 'I',
+  ᵻ: 'I',
+  ɨ: 'I',
+  o: 'O',
+  ɔ: 'O',
+  ɒ: 'O',
+  O: 'O',
+  Q: 'O',
+  Y: 'O',
+  u: 'U',
+  ʊ: 'U',
+});
+
+/** Kokoro symbols that lengthen or colour the phone before them: their frames join that phone. */
+export const KOKORO_MODIFIERS: ReadonlySet<string> = new Set(['ː', 'ʰ', 'ʲ', '\u0303']);
+
+/** Kokoro's stress marks: they precede the syllable, and their frames open the phone after them. */
+export const KOKORO_STRESS: ReadonlySet<string> = new Set(['ˈ', 'ˌ']);
+
 /** Which phone inventory a label comes from. */
-export type PhoneSet = 'espeak' | 'festival';
+export type PhoneSet = 'espeak' | 'festival' | 'kokoro';
 
 /** Thrown for a phone no table knows: the corpus must never carry a guessed label. */
 export class UnmappedPhoneError extends Error {
@@ -187,17 +257,27 @@ export class UnmappedPhoneError extends Error {
     readonly phone: string,
   ) {
     super(
-      `no viseme for ${phoneSet} phone "${phone}": add it to ${
-        phoneSet === 'espeak' ? 'ESPEAK_VISEMES' : 'FESTIVAL_VISEMES'
-      } in packages/engine/corpus/visemes.ts`,
+      `no viseme for ${phoneSet} phone "${phone}": add it to ${TABLE_NAMES[phoneSet]} in packages/engine/corpus/visemes.ts`,
     );
     this.name = 'UnmappedPhoneError';
   }
 }
 
+const TABLE_NAMES: Record<PhoneSet, string> = {
+  espeak: 'ESPEAK_VISEMES',
+  festival: 'FESTIVAL_VISEMES',
+  kokoro: 'KOKORO_VISEMES',
+};
+
+const TABLES: Record<PhoneSet, Readonly<Record<string, Viseme>>> = {
+  espeak: ESPEAK_VISEMES,
+  festival: FESTIVAL_VISEMES,
+  kokoro: KOKORO_VISEMES,
+};
+
 /** The viseme of one phone; throws {@link UnmappedPhoneError} for an unknown phone. */
 export function visemeOf(phoneSet: PhoneSet, phone: string): Viseme {
-  const table = phoneSet === 'espeak' ? ESPEAK_VISEMES : FESTIVAL_VISEMES;
+  const table = TABLES[phoneSet];
   const viseme = Object.hasOwn(table, phone) ? table[phone] : undefined;
   if (viseme === undefined) throw new UnmappedPhoneError(phoneSet, phone);
   return viseme;

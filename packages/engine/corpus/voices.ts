@@ -98,3 +98,33 @@ export function espeakVoices(split: Split): string[] {
   }
   return out;
 }
+
+/**
+ * Kokoro-82M's English voices (American a*, British b*; f female, m male), split so dev holds out
+ * whole voices of each kind: the `neural` dev condition is only ever these eight.
+ */
+export const KOKORO_VOICES: Record<Split, readonly string[]> = {
+  train: [
+    'af_alloy',
+    'af_aoede',
+    'af_bella',
+    'af_jessica',
+    'af_kore',
+    'af_nova',
+    'af_river',
+    'af_sarah',
+    'am_adam',
+    'am_echo',
+    'am_eric',
+    'am_liam',
+    'am_santa',
+    'bf_alice',
+    'bf_isabella',
+    'bf_lily',
+    'bm_daniel',
+    'bm_fable',
+    'bm_lewis',
+    'am_fenrir',
+  ],
+  dev: ['af_heart', 'af_nicole', 'af_sky', 'am_michael', 'am_onyx', 'am_puck', 'bf_emma', 'bm_george'],
+};

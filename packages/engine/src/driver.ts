@@ -13,11 +13,12 @@ import {
   VISEMES,
 } from '@avatar-drive/core';
 import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
-import { FeatureExtractor, HOP_MS, HOPS_PER_FRAME, type HopAcoustics } from './features.js';
+import { HOP_MS, HOPS_PER_FRAME } from './features.js';
 import { createDriverFrontEnd, type ScaledAnalysisFrontEnd } from './front-end.js';
-import { HopHistory } from './hop-history.js';
-import { MlpRunner, type ModelWeights, parseModelWeights } from './model.js';
-import { PitchTracker } from './pitch.js';
+import { type EngineBackend, type HopAnalysis, JsHopAnalysis } from './hop-analysis.js';
+import { type ModelWeights, parseModelWeights } from './model.js';
+import { wasmUnavailableReason } from './wasm/runtime.js';
+import { WasmHopAnalysis } from './wasm/wasm-analysis.js';
 import { defaultModelWeights } from './weights.js';
 
 /** Default lookahead past the end of a frame, in ms (latency = 40 ms frame + lookahead = 60 ms). */
@@ -39,6 +40,13 @@ export interface DriverOptions {
   seed?: number;
   /** Custom weights: a weights file's bytes or parsed weights. Default: the bundled model. */
   weights?: Uint8Array | ModelWeights;
+  /**
+   * Where the analysis (features, FFT, model, pitch) runs: `'wasm'`, the engine's WebAssembly SIMD
+   * module; `'js'`, plain TypeScript; `'auto'` (default), WebAssembly when this runtime and build
+   * have it, else TypeScript. Both give the same frames within a tested tolerance (see the README).
+   * Drivers on WebAssembly share one module instance; call {@link Driver.close} when done with one.
+   */
+  backend?: 'auto' | EngineBackend;
 }
 
 /** A streaming audio → drive-frame converter for one stream of utterances. */
@@ -65,6 +73,13 @@ export interface Driver {
   end(): DriveFrame[];
   /** Drops all buffered audio and adaptation: the next push starts from scratch. */
   reset(): void;
+  /** Which implementation runs the analysis (see {@link DriverOptions.backend}). */
+  readonly backend: EngineBackend;
+  /**
+   * Frees the driver's state in the shared WebAssembly memory (a collected driver frees it too, but
+   * later). The driver cannot be used afterwards. Idempotent; a no-op on the TypeScript backend.
+   */
+  close(): void;
 }
 
 /**
@@ -109,7 +124,22 @@ export function createDriver(options: DriverOptions): Driver {
       : options.weights instanceof Uint8Array
         ? parseModelWeights(options.weights)
         : options.weights;
-  return new StreamingDriver(sampleRate, Math.floor(lookaheadMs / HOP_MS), seed, weights);
+  const backend = options.backend ?? 'auto';
+  if (backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
+    throw new AvatarError(
+      'invalidRequest',
+      `backend must be 'auto', 'wasm' or 'js', got ${String(backend)}.`,
+    );
+  }
+  const reason = backend === 'js' ? '' : wasmUnavailableReason();
+  if (backend === 'wasm' && reason !== '') {
+    throw new AvatarError(
+      'invalidRequest',
+      `The WebAssembly backend is not available: ${reason}. Use backend 'auto' or 'js' to run on TypeScript.`,
+    );
+  }
+  const useWasm = backend !== 'js' && reason === '';
+  return new StreamingDriver(sampleRate, Math.floor(lookaheadMs / HOP_MS), seed, weights, useWasm);
 }
 
 class StreamingDriver implements Driver {
@@ -117,12 +147,11 @@ class StreamingDriver implements Driver {
   readonly lookaheadMs: number;
   readonly latencyMs: number;
   private readonly lookaheadHops: number;
-  private readonly weights: ModelWeights;
-  private readonly features: FeatureExtractor;
-  private readonly pitch: PitchTracker;
-  private readonly history: HopHistory;
-  private readonly mlp: MlpRunner;
+  readonly backend: EngineBackend;
+  private readonly analysis: HopAnalysis;
   private readonly animator: FrameAnimator;
+  private readonly onHop = (): void => this.hopDone();
+  private closed = false;
   private frontEnd: ScaledAnalysisFrontEnd;
   /** Analysis samples per 25 fps frame. */
   private readonly frameSamples: number;
@@ -154,31 +183,22 @@ class StreamingDriver implements Driver {
   }));
   private out: DriveFrame[] = [];
 
-  constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights) {
+  constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights, wasm: boolean) {
     this.sampleRate = sampleRate;
     this.lookaheadHops = lookaheadHops;
     this.lookaheadMs = lookaheadHops * HOP_MS;
     const modelLookahead = Math.max(0, ...weights.header.context.map(([, to]) => to - (HOPS_PER_FRAME - 1)));
     this.inputLookahead = Math.min(lookaheadHops, modelLookahead);
     this.futureFrames = Math.max(0, Math.floor((lookaheadHops - modelLookahead) / HOPS_PER_FRAME));
-    this.weights = weights;
-    const header = weights.header;
-    this.history = new HopHistory(header.featureMean, header.featureStd, header.projection);
     this.frontEnd = createDriverFrontEnd(sampleRate);
     const rate = this.frontEnd.analysisRate;
     const scale = this.frontEnd.sampleScale;
     this.frameSamples = rate / FPS;
     this.lead = this.frontEnd.leadSamples;
-    this.features = new FeatureExtractor(
-      (f, a) => this.onHop(f, a),
-      header.channelPrior,
-      rate,
-      scale,
-      this.lead,
-    );
-    this.silentHop = new Float32Array(this.features.hop);
-    this.pitch = new PitchTracker(rate, scale);
-    this.mlp = new MlpRunner(weights);
+    const analysisOptions = { inputRate: sampleRate, rate, sampleScale: scale, lead: this.lead, weights };
+    this.analysis = wasm ? new WasmHopAnalysis(analysisOptions) : new JsHopAnalysis(analysisOptions);
+    this.backend = this.analysis.backend;
+    this.silentHop = new Float32Array(this.analysis.hop);
     this.animator = new FrameAnimator(seed);
     // The hops run `lead` analysis samples early, which covers the decimator's delay (see
     // leadSamples). A hop's last sample is one input before its boundary, hence the − 1.
@@ -188,20 +208,25 @@ class StreamingDriver implements Driver {
   }
 
   push(pcm: Int16Array): DriveFrame[] {
+    if (this.closed) throw closedError();
     if (!(pcm instanceof Int16Array)) {
       throw new AvatarError('invalidAudio', 'push() takes mono s16 PCM as an Int16Array.');
     }
     this.inputSamples += pcm.length;
-    this.feed(this.frontEnd.push(pcm));
+    // An analysis with its own front end takes the input PCM as it is.
+    if (this.analysis.feedInput) this.analysis.feedInput(pcm, this.onHop);
+    else this.feed(this.frontEnd.push(pcm));
     return this.take();
   }
 
   end(): DriveFrame[] {
-    this.feed(this.frontEnd.flush());
+    if (this.closed) throw closedError();
+    if (this.analysis.flushInput) this.analysis.flushInput(this.onHop);
+    else this.feed(this.frontEnd.flush());
     const frames = frameCountForSamples(this.inputSamples, this.sampleRate);
     // Pad with silence until the last frame's lookahead is there.
     const neededHops = frames * HOPS_PER_FRAME + this.lookaheadHops;
-    while (this.nextFrame < frames && this.history.count < neededHops) this.feed(this.silentHop);
+    while (this.nextFrame < frames && this.analysis.count < neededHops) this.feed(this.silentHop);
     const out = this.take();
     // The last partial frame may have been emitted by padding; drop frames past the audio.
     const kept = out.filter((f) => f.index < frames);
@@ -210,34 +235,29 @@ class StreamingDriver implements Driver {
   }
 
   reset(): void {
+    if (this.closed) throw closedError();
     this.startUtterance(true);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.analysis.close();
   }
 
   private startUtterance(full: boolean): void {
     this.inputSamples = 0;
     this.nextFrame = 0;
     this.nextPosterior = 0;
-    this.history.reset();
-    this.pitch.reset();
+    this.analysis.restart(full);
     this.out = [];
     this.frontEnd = createDriverFrontEnd(this.sampleRate);
-    if (full) {
-      this.features.reset();
-      this.animator.reset();
-    } else {
-      this.features.restart();
-    }
+    if (full) this.animator.reset();
   }
 
-  /** Feeds analysis-rate samples hop by hop, so pitch and features stay in step whatever the chunk size. */
+  /** Feeds analysis-rate samples to the analysis, which calls back after each hop. */
   private feed(samples: Float32Array, length = samples.length): void {
-    let from = 0;
-    while (from < length) {
-      const to = Math.min(length, from + this.features.samplesToNextHop());
-      this.pitch.push(samples, from, to);
-      this.features.push(samples, from, to);
-      from = to;
-    }
+    this.analysis.feed(samples, length, this.onHop);
   }
 
   private take(): DriveFrame[] {
@@ -246,9 +266,8 @@ class StreamingDriver implements Driver {
     return out;
   }
 
-  private onHop(features: Float32Array, acoustics: HopAcoustics): void {
-    this.history.push(features, acoustics);
-    const count = this.history.count;
+  private hopDone(): void {
+    const count = this.analysis.count;
     // Posteriors of frame j once its model input is complete (hop 2j + 1 + model lookahead)...
     while (count >= (this.nextPosterior + 1) * HOPS_PER_FRAME + this.inputLookahead) {
       this.analyse(this.nextPosterior);
@@ -264,28 +283,22 @@ class StreamingDriver implements Driver {
   /** Runs the model and gathers the acoustics of frame `j` into the per-frame rings. */
   private analyse(j: number): void {
     const base = j * HOPS_PER_FRAME;
-    const history = this.history;
+    const analysis = this.analysis;
     const slot = j % FRAME_RING;
     let energy = Number.NEGATIVE_INFINITY;
     for (let h = base; h < base + HOPS_PER_FRAME; h++)
-      energy = Math.max(energy, history.energy[history.slot(h)]!);
-    const last = history.slot(base + HOPS_PER_FRAME - 1);
+      energy = Math.max(energy, analysis.energy[analysis.slot(h)]!);
+    const last = analysis.slot(base + HOPS_PER_FRAME - 1);
     const acoustics = this.acoustics[slot]!;
     acoustics.energy = energy;
-    acoustics.level = history.level[last]!;
-    acoustics.noiseFloor = history.noiseFloor[last]!;
+    acoustics.level = analysis.level[last]!;
+    acoustics.noiseFloor = analysis.noiseFloor[last]!;
     // Pitch only matters for speech; skip the autocorrelation in silence and noise.
     acoustics.f0 =
-      energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At((j + 1) * this.frameSamples - this.lead) : 0;
+      energy - acoustics.noiseFloor > 1.5 ? analysis.f0At((j + 1) * this.frameSamples - this.lead) : 0;
     const posteriors = this.posteriorViews[slot]!;
     if (speechActivity(acoustics) > 0) {
-      history.assemble(
-        this.mlp.input,
-        base,
-        this.weights.header.context,
-        base + HOPS_PER_FRAME - 1 + this.inputLookahead,
-      );
-      posteriors.set(this.mlp.run());
+      posteriors.set(analysis.posteriors(base, base + HOPS_PER_FRAME - 1 + this.inputLookahead));
     } else {
       // The animator multiplies every speech posterior of a frame without speech activity by 0
       // (here and as an upcoming frame), so the model's answer cannot matter: skip it.
@@ -300,6 +313,10 @@ class StreamingDriver implements Driver {
     const upcoming = this.futureFrames > 0 ? this.upcoming[next]! : null;
     return this.animator.frame(k, this.posteriorViews[slot]!, this.acoustics[slot]!, upcoming);
   }
+}
+
+function closedError(): AvatarError {
+  return new AvatarError('invalidRequest', 'This driver was closed; create a new one with createDriver().');
 }
 
 /** Frames of posteriors and acoustics kept (current + future + a margin). */

@@ -140,7 +140,7 @@ export function hopSamples(rate: number): number {
  * synchronous call. Shared by all extractors of that rate: a service interleaves hundreds of
  * drivers on one thread, and one copy each (≈ 10 KB at 24 kHz) crowded the CPU caches.
  */
-interface AnalysisTables {
+export interface AnalysisTables {
   fft: RealFft;
   lastBin: number;
   power: Float32Array;
@@ -155,7 +155,8 @@ interface AnalysisTables {
 
 const tablesByRate = new Map<string, AnalysisTables>();
 
-function analysisTables(rate: number, sampleScale: number): AnalysisTables {
+/** The shared tables of an analysis rate and sample scale (made once; src/wasm copies them too). */
+export function analysisTables(rate: number, sampleScale: number): AnalysisTables {
   const key = `${rate}/${sampleScale}`;
   const cached = tablesByRate.get(key);
   if (cached) return cached;

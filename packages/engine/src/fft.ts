@@ -10,11 +10,12 @@ export class RealFft {
   readonly size: number;
   /** Number of power bins, `size / 2 + 1`. */
   readonly bins: number;
-  private readonly half: number;
+  /** Half the length: the complex transform's. (This and the tables below are read by src/wasm too.) */
+  readonly half: number;
   /** 1 or 3: the number of power-of-two sub-transforms of the half-length transform. */
-  private readonly radix: number;
+  readonly radix: number;
   /** Length of each power-of-two sub-transform. */
-  private readonly sub: number;
+  readonly sub: number;
   /** Real and imaginary parts of the half-length transform (input, then output, in place). */
   readonly re: Float64Array;
   readonly im: Float64Array;
@@ -23,14 +24,14 @@ export class RealFft {
    * n mod radix, bit-reversed. Lets a caller load its frame straight into place ({@link powerOfLoaded}).
    */
   readonly inputOrder: Uint32Array;
-  private readonly bitReverse: Uint32Array;
-  private readonly cosSub: Float64Array;
-  private readonly sinSub: Float64Array;
+  readonly bitReverse: Uint32Array;
+  readonly cosSub: Float64Array;
+  readonly sinSub: Float64Array;
   /** Twiddles W_half^k and W_half^2k of the radix-3 pass (k < sub). */
-  private readonly cos3: Float64Array;
-  private readonly sin3: Float64Array;
-  private readonly cosFull: Float64Array;
-  private readonly sinFull: Float64Array;
+  readonly cos3: Float64Array;
+  readonly sin3: Float64Array;
+  readonly cosFull: Float64Array;
+  readonly sinFull: Float64Array;
 
   constructor(size: number) {
     const radix = size % 3 === 0 ? 3 : 1;

@@ -1,6 +1,7 @@
 /**
  * @avatar-drive/engine — streaming speech → 25 fps drive frames (ARKit-52, visemes, head, eyes),
- * causal, on the CPU, in plain TypeScript (Node and browsers).
+ * causal, on the CPU, in TypeScript with its hot loops also in an embedded WebAssembly SIMD module
+ * (Node, browsers, Workers).
  * @packageDocumentation
  */
 export {
@@ -22,6 +23,7 @@ export {
   WINDOW,
 } from './features.js';
 export { type AnalysisFrontEnd, analysisRateFor, createAnalysisFrontEnd } from './front-end.js';
+export type { EngineBackend } from './hop-analysis.js';
 export {
   type ContextSlot,
   type ModelHeader,

@@ -16,6 +16,39 @@ const RING = 512;
 /** Low-pass corner on the decimated stream (Hz). */
 const CORNER_HZ = 600;
 
+/** The decimation and low-pass of a tracker (src/wasm runs the same filter from these numbers). */
+export interface PitchFilter {
+  block: number;
+  rate: number;
+  b0: number;
+  b1: number;
+  b2: number;
+  a1: number;
+  a2: number;
+  integerInput: boolean;
+}
+
+/** The decimation block and Butterworth coefficients for an input rate and sample scale. */
+export function pitchFilter(inputRate: number, sampleScale = 1): PitchFilter {
+  const block = Math.max(1, Math.round(inputRate / TARGET_RATE));
+  const rate = inputRate / block;
+  const w = Math.tan((Math.PI * CORNER_HZ) / rate);
+  const q = Math.SQRT1_2;
+  const n = 1 / (1 + w / q + w * w);
+  // The block average's 1/block folds into the numerator.
+  const b0 = ((w * w * n) / block) * sampleScale;
+  return {
+    block,
+    rate,
+    b0,
+    b1: 2 * b0,
+    b2: b0,
+    a1: 2 * (w * w - 1) * n,
+    a2: (1 - w / q + w * w) * n,
+    integerInput: sampleScale !== 1,
+  };
+}
+
 export class PitchTracker {
   /** Rate of the decimated stream (input rate / block length, ≈ 2 kHz). */
   readonly rate: number;
@@ -51,18 +84,15 @@ export class PitchTracker {
    *   value but 1 means the samples are raw s16 integers.
    */
   constructor(inputRate: number, sampleScale = 1) {
-    this.block = Math.max(1, Math.round(inputRate / TARGET_RATE));
-    this.rate = inputRate / this.block;
-    const w = Math.tan((Math.PI * CORNER_HZ) / this.rate);
-    const q = Math.SQRT1_2;
-    const n = 1 / (1 + w / q + w * w);
-    // The block average's 1/block folds into the numerator.
-    this.b0 = ((w * w * n) / this.block) * sampleScale;
-    this.integerInput = sampleScale !== 1;
-    this.b1 = 2 * this.b0;
-    this.b2 = this.b0;
-    this.a1 = 2 * (w * w - 1) * n;
-    this.a2 = (1 - w / q + w * w) * n;
+    const filter = pitchFilter(inputRate, sampleScale);
+    this.block = filter.block;
+    this.rate = filter.rate;
+    this.b0 = filter.b0;
+    this.integerInput = filter.integerInput;
+    this.b1 = filter.b1;
+    this.b2 = filter.b2;
+    this.a1 = filter.a1;
+    this.a2 = filter.a2;
   }
 
   reset(): void {

@@ -6,7 +6,8 @@
  * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/train, AVATAR_DRIVE_DATA defaulting to packages/engine/.data),
  * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
  * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>,
- * --projection K (per-hop principal axes kept; 0 = none).
+ * --projection K (per-hop principal axes kept; 0 = none), --neural N (Kokoro neural-voice utterances
+ * added to the generated corpus; needs corpus/kokoro-fetch.sh).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,7 @@ const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
 /** Utterances to generate (default: the generator's own, 3000). */
 const count = arg('count');
+const neural = arg('neural');
 // No budget unless asked for: a wall-clock cut makes the weights depend on the machine's load.
 const maxSeconds = Number(arg('max-train-seconds') ?? Number.POSITIVE_INFINITY);
 /**
@@ -98,6 +100,7 @@ function generate(): void {
       '--out',
       trainDir,
       ...(count ? ['--count', count] : []),
+      ...(neural ? ['--neural', neural] : []),
     ],
     { stdio: 'inherit', cwd: packageDir },
   );

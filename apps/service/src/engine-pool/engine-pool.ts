@@ -7,10 +7,10 @@ import type { DriveFrame } from '@avatar-drive/core';
 import type { Driver, DriverOptions as EngineDriverOptions } from '@avatar-drive/engine';
 
 /** What the pool uses of @avatar-drive/engine's driver (imported, so the compiler checks they agree). */
-export type DriveDriver = Pick<Driver, 'push' | 'end' | 'reset'>;
+export type DriveDriver = Pick<Driver, 'push' | 'end' | 'reset'> & Partial<Pick<Driver, 'close'>>;
 
 /** The driver options the pool passes (a subset of the engine's, checked against them). */
-export type DriverOptions = Pick<EngineDriverOptions, 'sampleRate' | 'lookaheadMs' | 'seed'>;
+export type DriverOptions = Pick<EngineDriverOptions, 'sampleRate' | 'lookaheadMs' | 'seed' | 'backend'>;
 
 export type DriverFactory = (options: DriverOptions) => DriveDriver;
 

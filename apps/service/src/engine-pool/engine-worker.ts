@@ -41,6 +41,7 @@ port.on('message', ({ ops, pcm }: WorkerBatch) => {
       continue;
     }
     if (op === OP_CLOSE) {
+      drivers.get(channel)?.close?.();
       drivers.delete(channel);
       continue;
     }

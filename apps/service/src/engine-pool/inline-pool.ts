@@ -38,7 +38,8 @@ export class InlineEnginePool implements EnginePool {
       push: (pcm) => settle(() => now.push(pcm)),
       end: () => settle(() => now.end()),
       reset: () => driver.reset(),
-      close: () => {},
+      // Frees the driver's slot in the engine's shared WebAssembly memory at once.
+      close: () => driver.close?.(),
     };
   }
 

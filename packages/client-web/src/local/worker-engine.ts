@@ -1,7 +1,7 @@
 /**
  * WorkerEngine: the on-device engine of `drivingServiceMode: 'local'` in a dedicated Worker, so
  * the page's main thread only posts audio and receives frames. The worker's code (engine and
- * weights, ~60 KiB gzipped) is a separate chunk loaded by dynamic import on the first `open()`,
+ * weights and its WebAssembly module, ~62 KiB gzipped) is a separate chunk loaded by dynamic import on the first `open()`,
  * so pages that never drive locally never download it.
  */
 import type { LocalEngine, LocalEngineEvents } from '@avatar-drive/client-core';

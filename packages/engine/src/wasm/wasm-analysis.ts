@@ -1,0 +1,199 @@
+/**
+ * The WebAssembly SIMD path of the per-hop analysis (see src/hop-analysis.ts): the driver's state lives
+ * in one slot of the shared module's memory; the tables and the model are shared by every driver.
+ */
+import { hopSamples } from '../features.js';
+import { HALFBAND_PAIRS, halfbandTaps } from '../front-end.js';
+import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
+import { type ModelWeights, softmaxInPlace } from '../model.js';
+import { pitchFilter } from '../pitch.js';
+import { type WasmEngine, wasmEngine } from './runtime.js';
+import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js';
+
+/** Hops of acoustics kept (as the TypeScript path's HopHistory). */
+const CAPACITY = 64;
+/** Samples copied into the module per call: input longer than this goes in pieces. */
+const SCRATCH_SAMPLES = 4096;
+
+/** Floats of room the decimator needs before its input (wasm/engine.c D_CARRY, rounded up). */
+const CARRY_ROOM = 32;
+
+/** Per engine, shared by its drivers (used within one call): input and decimated buffers, parameters. */
+interface Scratch {
+  input: number;
+  decimated: number;
+  params: number;
+}
+const scratchByEngine = new WeakMap<WasmEngine, Scratch>();
+
+function scratch(engine: WasmEngine): Scratch {
+  let s = scratchByEngine.get(engine);
+  if (s === undefined) {
+    s = {
+      input: engine.alloc(4 * (CARRY_ROOM + SCRATCH_SAMPLES)) + 4 * CARRY_ROOM,
+      decimated: engine.alloc(4 * (SCRATCH_SAMPLES / 2 + CARRY_ROOM)),
+      params: engine.alloc(8 * 8),
+    };
+    scratchByEngine.set(engine, s);
+  }
+  return s;
+}
+
+/** Zeros that flush the decimator (its reach: 2·pairs − 1 inputs of silence after the end). */
+const FLUSH = new Int16Array(2 * HALFBAND_PAIRS - 1);
+
+/** What a collected driver still holds, so its slot is freed even if close() was never called. */
+interface Held {
+  engine: WasmEngine;
+  slot: number;
+  bytes: number;
+  weights: ModelWeights;
+}
+
+const registry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<Held>((held) => freeSlot(held))
+    : undefined;
+
+function freeSlot(held: Held): void {
+  held.engine.release(held.slot, held.bytes);
+  releaseWasmModel(held.engine, held.weights);
+}
+
+export class WasmHopAnalysis implements HopAnalysis {
+  readonly backend = 'wasm';
+  readonly hop: number;
+  count = 0;
+  readonly energy = new Float32Array(CAPACITY);
+  readonly level = new Float32Array(CAPACITY);
+  readonly noiseFloor = new Float32Array(CAPACITY);
+  private readonly engine: WasmEngine;
+  private readonly held: Held;
+  private readonly ptr: number;
+  private readonly input: number;
+  private readonly decimated: number;
+  /** Whether the input passes the half-band decimator (44.1 and 48 kHz). */
+  private readonly decimate: boolean;
+  private readonly out: Float32Array;
+  private readonly classes: number;
+  private closed = false;
+
+  /** Throws when the module is unavailable: check {@link wasmEngine} first. */
+  constructor(options: HopAnalysisOptions) {
+    const engine = wasmEngine();
+    if (!engine) throw new Error('WebAssembly engine unavailable');
+    const { inputRate, rate, sampleScale, lead, weights } = options;
+    this.engine = engine;
+    this.hop = hopSamples(rate);
+    const ex = engine.exports;
+    const tables = wasmTables(engine, rate, sampleScale, this.hop);
+    const model = acquireWasmModel(engine, weights);
+    const bytes = ex.slot_bytes(tables, model);
+    const slot = engine.alloc(bytes);
+    const { input, decimated, params } = scratch(engine);
+    const f = pitchFilter(rate, sampleScale);
+    engine.f64.set([f.b0, f.b1, f.b2, f.a1, f.a2, f.rate], params / 8);
+    ex.slot_init(slot, tables, model, lead, params, f.block, f.integerInput ? 1 : 0);
+    this.decimate = inputRate !== rate;
+    if (this.decimate) {
+      // The taps of front-end.ts's decimator, with its 2^-15 folded in (the same doubles).
+      engine.f64.set(
+        halfbandTaps(HALFBAND_PAIRS).map((t) => t / 32768),
+        params / 8,
+      );
+      ex.slot_set_taps(slot, params);
+    }
+    this.ptr = slot;
+    this.input = input;
+    this.decimated = decimated;
+    this.classes = weights.header.layers[weights.header.layers.length - 1]!;
+    this.out = new Float32Array(this.classes);
+    this.held = { engine, slot, bytes, weights };
+    registry?.register(this, this.held, this);
+  }
+
+  slot(index: number): number {
+    return index % CAPACITY;
+  }
+
+  /** The input PCM, raw (8–32 kHz: s16 values, the analysis scales them) or through the decimator. */
+  feedInput(pcm: Int16Array, onHop: () => void): void {
+    if (!this.decimate) {
+      this.feed(pcm, pcm.length, onHop);
+      return;
+    }
+    const engine = this.engine;
+    const ex = engine.exports;
+    for (let start = 0; start < pcm.length; start += SCRATCH_SAMPLES) {
+      const n = Math.min(SCRATCH_SAMPLES, pcm.length - start);
+      engine.f32.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.input / 4);
+      const count = ex.slot_decimate(this.ptr, this.input, n, this.decimated);
+      this.run(this.decimated, count, onHop);
+    }
+  }
+
+  flushInput(onHop: () => void): void {
+    if (this.decimate) this.feedInput(FLUSH, onHop);
+  }
+
+  /** Copies the samples into the module piece by piece (an Int16Array converts exactly on the way). */
+  feed(samples: Float32Array | Int16Array, length: number, onHop: () => void): void {
+    const engine = this.engine;
+    for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
+      const n = Math.min(SCRATCH_SAMPLES, length - start);
+      engine.f32.set(
+        start === 0 && n === samples.length ? samples : samples.subarray(start, start + n),
+        this.input / 4,
+      );
+      this.run(this.input, n, onHop);
+    }
+  }
+
+  /** Analyses the n samples at `at` in the module's memory, hop by hop. */
+  private run(at: number, n: number, onHop: () => void): void {
+    const engine = this.engine;
+    const ex = engine.exports;
+    const slot = this.ptr;
+    let from = 0;
+    while (from < n) {
+      const r = ex.slot_push(slot, at, from, n);
+      from = r >> 1;
+      if (r & 1) {
+        const out = ex.slot_out(slot) / 8;
+        const f64 = engine.f64;
+        const i = this.count % CAPACITY;
+        this.energy[i] = f64[out]!;
+        this.level[i] = f64[out + 1]!;
+        this.noiseFloor[i] = f64[out + 2]!;
+        this.count++;
+        onHop();
+      }
+    }
+  }
+
+  f0At(endSample: number): number {
+    return this.engine.exports.pitch_f0(this.ptr, endSample);
+  }
+
+  posteriors(base: number, newest: number): Float32Array {
+    const at = this.engine.exports.slot_model(this.ptr, base, newest) / 4;
+    const f32 = this.engine.f32;
+    const out = this.out;
+    for (let i = 0; i < this.classes; i++) out[i] = f32[at + i]!;
+    softmaxInPlace(out);
+    return out;
+  }
+
+  restart(full: boolean): void {
+    this.count = 0;
+    if (full) this.engine.exports.slot_reset(this.ptr);
+    else this.engine.exports.slot_restart(this.ptr);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    registry?.unregister(this);
+    freeSlot(this.held);
+  }
+}

@@ -1,0 +1,973 @@
+/*
+ * The engine's hot loops in C for wasm32 + SIMD128: the feature hop (window, FFT, power, energy and
+ * mel sums, logs, trackers), the per-hop standardisation and projection, the model (MLP) and the
+ * pitch tracker's decimation and autocorrelation. Built freestanding (no libc): see build.mjs.
+ *
+ * Every computation repeats the TypeScript path's arithmetic (src/features.ts, fft.ts, hop-history.ts,
+ * model.ts, pitch.ts) operation for operation, in the same precision and order: float64 where the
+ * TypeScript path computes in doubles, float32 where it stores into a Float32Array. The SIMD lanes
+ * carry sums that the TypeScript path already keeps apart (its even/odd accumulators, its rows), so
+ * vectorising does not re-associate anything. What can differ is ln and acos, which are this file's
+ * own approximations (a few units in the last place of a double, see the tests), not V8's.
+ *
+ * Memory is owned by the JavaScript side (src/wasm/): it writes the shared tables of each analysis
+ * rate and each model into linear memory once, and one slot per driver; the functions here only
+ * read those and write the slot and the per-rate scratch.
+ */
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+#define EXPORT(name) __attribute__((export_name(#name)))
+
+#define MEL_BANDS 20
+#define FEATURE_DIM 23
+#define HISTORY 64
+#define STEADY_HOPS 8
+#define SETTLE_HOPS 20
+#define CHANNEL_PRIOR_HOPS 50
+#define CHANNEL_MIN_RATE 0.006
+#define POWER_FLOOR 1e-10
+#define STEADY_SD 0.35
+#define CLIP 6.0
+#define MAX_LAYERS 8
+#define MAX_CONTEXT 32
+
+/* Pitch tracker sizes (pitch.ts). */
+#define P_SPAN 48
+#define P_MIN_LAG 6
+#define P_MAX_LAG 27
+#define P_RING 512
+
+/* Half-band decimator (front-end.ts HalfbandDecimator, HALFBAND_PAIRS = 6). */
+#define D_PAIRS 6
+#define D_REACH (2 * D_PAIRS - 1)
+/* Input samples a slot carries from one call to the next: at most 2·reach + 1. */
+#define D_CARRY (2 * D_REACH + 2)
+
+/* ---------------------------------------------------------------- math ---------------------------- */
+
+static const double LN2_HI = 0.693147180369123816490; /* ln 2 with its last 32 bits cleared */
+static const double LN2_LO = 1.90821492927058770002e-10; /* ln 2 − LN2_HI */
+static const double PI = 3.14159265358979323846;
+
+/*
+ * Natural log of a positive, finite, normal x: x = m·2^e with m in [√½, √2), ln m = 2·atanh(s) with
+ * s = (m − 1)/(m + 1), |s| ≤ 0.1716, summed as an odd series to s^23 (the first term left out is
+ * below 2^-60 of the result). e·ln 2 is added in two parts so its rounding stays below the series'.
+ */
+static double ln(double x) {
+  union {
+    double d;
+    uint64_t u;
+  } v = {x};
+  int e = (int)((v.u >> 52) & 0x7ff) - 1023;
+  v.u = (v.u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+  double m = v.d;
+  if (m > 1.41421356237309504880) {
+    m *= 0.5;
+    e += 1;
+  }
+  double f = m - 1.0; /* exact (Sterbenz) */
+  double s = f / (m + 1.0);
+  double s2 = s * s;
+  double series =
+      s2 * (1.0 / 3 +
+            s2 * (1.0 / 5 +
+                  s2 * (1.0 / 7 +
+                        s2 * (1.0 / 9 +
+                              s2 * (1.0 / 11 +
+                                    s2 * (1.0 / 13 +
+                                          s2 * (1.0 / 15 +
+                                                s2 * (1.0 / 17 + s2 * (1.0 / 19 + s2 * (1.0 / 21 + s2 / 23))))))))));
+  /* 2s = f − s·f (since f − 2s = s·f), which keeps the large part f exact. */
+  double de = (double)e;
+  double lnm = f - (s * f - 2.0 * s * series);
+  return de * LN2_HI + (lnm + de * LN2_LO);
+}
+
+/* {@link ln} of both lanes, by the same operations (so each lane equals ln of it exactly). */
+static v128_t ln2(v128_t x) {
+  v128_t ebits = wasm_v128_and(wasm_u64x2_shr(x, 52), wasm_i64x2_splat(0x7ff));
+  v128_t e = wasm_f64x2_sub(wasm_f64x2_convert_low_i32x4(wasm_i32x4_shuffle(ebits, ebits, 0, 2, 0, 2)),
+                            wasm_f64x2_splat(1023.0));
+  v128_t m = wasm_v128_or(wasm_v128_and(x, wasm_i64x2_splat(0x000fffffffffffffLL)),
+                          wasm_i64x2_splat(0x3ff0000000000000LL));
+  v128_t big = wasm_f64x2_gt(m, wasm_f64x2_splat(1.41421356237309504880));
+  m = wasm_v128_bitselect(wasm_f64x2_mul(m, wasm_f64x2_splat(0.5)), m, big);
+  e = wasm_v128_bitselect(wasm_f64x2_add(e, wasm_f64x2_splat(1.0)), e, big);
+  v128_t one = wasm_f64x2_splat(1.0);
+  v128_t f = wasm_f64x2_sub(m, one);
+  v128_t s = wasm_f64x2_div(f, wasm_f64x2_add(m, one));
+  v128_t s2 = wasm_f64x2_mul(s, s);
+  v128_t series = wasm_f64x2_splat(1.0 / 23);
+  series = wasm_f64x2_mul(s2, series);
+  static const double c[10] = {1.0 / 21, 1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3};
+  for (int i = 0; i < 10; i++) series = wasm_f64x2_mul(s2, wasm_f64x2_add(wasm_f64x2_splat(c[i]), series));
+  v128_t lnm = wasm_f64x2_sub(
+      f, wasm_f64x2_sub(wasm_f64x2_mul(s, f), wasm_f64x2_mul(wasm_f64x2_mul(wasm_f64x2_splat(2.0), s), series)));
+  return wasm_f64x2_add(wasm_f64x2_mul(e, wasm_f64x2_splat(LN2_HI)),
+                        wasm_f64x2_add(lnm, wasm_f64x2_mul(e, wasm_f64x2_splat(LN2_LO))));
+}
+
+/* Coefficients of asin y = Σ c_n y^(2n+1), filled by init(). */
+#define ASIN_TERMS 30
+static double asin_c[ASIN_TERMS];
+
+/* asin for |y| ≤ 0.5 by its series: the last term kept is below 2^-60 of the result. */
+static double asin_small(double y) {
+  double y2 = y * y;
+  double sum = asin_c[ASIN_TERMS - 1];
+  for (int n = ASIN_TERMS - 2; n >= 0; n--) sum = asin_c[n] + y2 * sum;
+  return y * sum;
+}
+
+/* acos on [−1, 1] through asin of a half-angle argument, so the series always sees |y| ≤ 0.5. */
+static double acos_(double x) {
+  if (x > 0.5) return 2.0 * asin_small(__builtin_sqrt((1.0 - x) * 0.5));
+  if (x < -0.5) return PI - 2.0 * asin_small(__builtin_sqrt((1.0 + x) * 0.5));
+  return PI / 2 - asin_small(x);
+}
+
+EXPORT(init) void init(void) {
+  double c = 1.0;
+  for (int n = 0; n < ASIN_TERMS; n++) {
+    asin_c[n] = c / (2 * n + 1);
+    /* c_n = (2n)! / (4^n (n!)²) */
+    c = c * (2.0 * n + 1) / (2.0 * n + 2);
+  }
+}
+
+/* The approximations themselves, for the accuracy tests. */
+EXPORT(test_ln) double test_ln(double x) { return ln(x); }
+EXPORT(test_acos) double test_acos(double x) { return acos_(x); }
+
+/* ---------------------------------------------------------------- layouts ------------------------- */
+
+/* Shared per analysis rate and sample scale (written by src/wasm/tables.ts). */
+typedef struct {
+  double energy_scale;
+  double band_scale;
+  double noise_floor_prior; /* features.ts NOISE_FLOOR_PRIOR, the same double */
+  int32_t size;  /* transform length */
+  int32_t half;  /* size / 2 */
+  int32_t radix; /* 1 or 3 */
+  int32_t sub;   /* length of each power-of-two sub-transform */
+  int32_t window_length;
+  int32_t last_bin;
+  int32_t hop;
+  const uint32_t *input_order; /* half */
+  const double *cos_sub;       /* sub / 2 */
+  const double *sin_sub;
+  const double *cos3; /* 2·sub */
+  const double *sin3;
+  const double *cos_full; /* half + 1 */
+  const double *sin_full;
+  const float *window; /* window_length */
+  const float *lag_cos; /* last_bin + 1 */
+  const int32_t *mel_start; /* MEL_BANDS */
+  const int32_t *mel_offset; /* MEL_BANDS + 1 */
+  const float *mel_weights;
+  double *re; /* scratch, half */
+  double *im;
+  float *power; /* scratch, half + 1 */
+} Tables;
+
+/* Shared per model (written by src/wasm/model.ts). */
+typedef struct {
+  int32_t layers; /* weight layers */
+  int32_t sizes[MAX_LAYERS + 1];
+  const double *weights[MAX_LAYERS]; /* out × in, row-major, widened to double once */
+  const float *biases[MAX_LAYERS];
+  float *acts[MAX_LAYERS + 1]; /* scratch */
+  int32_t dim;                 /* values per hop in the history */
+  int32_t contexts;
+  int32_t ctx_from[MAX_CONTEXT];
+  int32_t ctx_to[MAX_CONTEXT];
+  const double *projection; /* rows × FEATURE_DIM, or 0 */
+  const double *mean;       /* FEATURE_DIM */
+  const float *inv_std;     /* FEATURE_DIM */
+  const float *prior;       /* MEL_BANDS */
+} Model;
+
+/* One driver (src/wasm/slots.ts sizes and places it). */
+typedef struct {
+  /* Tracker state (doubles, as the TypeScript numbers). */
+  double level;
+  double noise_floor;
+  double settle_min;
+  /* The last hop's acoustics, read by the driver. */
+  double out_energy;
+  double out_level;
+  double out_noise_floor;
+  /* Pitch: the filter state and the block sum in progress. */
+  double p_sum;
+  double p_x1, p_x2, p_y1, p_y2;
+  double p_b0, p_b1, p_b2, p_a1, p_a2;
+  double p_rate;
+  double d_taps[D_PAIRS]; /* the decimator's odd-offset taps, already × 2^-15 */
+  const Tables *tables;
+  const Model *model;
+  float *ring;    /* 2 · window_length */
+  float *history; /* HISTORY · dim */
+  float *p_ring;  /* P_RING */
+  int32_t write_pos;
+  int32_t since_hop;
+  int32_t lead;
+  int32_t hops;
+  int32_t speech_hops;
+  int32_t floor_known;
+  int32_t count; /* history hops */
+  int32_t p_block;
+  int32_t p_integer;
+  int32_t p_written;
+  int32_t p_phase;
+  int32_t d_len; /* carried decimator inputs; the next output is centred on d_carry[D_REACH] */
+  float d_carry[D_CARRY];
+  float channel_mean[MEL_BANDS];
+  float recent[STEADY_HOPS];
+  float features[FEATURE_DIM];
+  float z[FEATURE_DIM];
+  float p_scores[P_MAX_LAG + 2];
+  float p_span[P_SPAN + P_MAX_LAG];
+} Slot;
+
+EXPORT(slot_header_bytes) int32_t slot_header_bytes(void) { return (int32_t)((sizeof(Slot) + 15) & ~15u); }
+EXPORT(slot_bytes) int32_t slot_bytes(const Tables *t, const Model *m) {
+  return slot_header_bytes() + 4 * (2 * t->window_length + HISTORY * m->dim + P_RING);
+}
+
+/* ---------------------------------------------------------------- slots --------------------------- */
+
+EXPORT(slot_restart) void slot_restart(Slot *s) {
+  float *ring = s->ring;
+  int n = 2 * s->tables->window_length;
+  for (int i = 0; i < n; i++) ring[i] = 0;
+  s->write_pos = 0;
+  s->since_hop = s->lead;
+  s->count = 0;
+  float *pr = s->p_ring;
+  for (int i = 0; i < P_RING; i++) pr[i] = 0;
+  s->p_written = 0;
+  s->p_phase = 0;
+  s->p_sum = 0;
+  s->p_x1 = s->p_x2 = s->p_y1 = s->p_y2 = 0;
+  /* Silence before the stream start: the first centre sees `reach` zeros before it. */
+  for (int i = 0; i < D_CARRY; i++) s->d_carry[i] = 0;
+  s->d_len = D_REACH;
+}
+
+EXPORT(slot_reset) void slot_reset(Slot *s) {
+  slot_restart(s);
+  s->hops = 0;
+  s->speech_hops = 0;
+  s->floor_known = 0;
+  for (int b = 0; b < MEL_BANDS; b++) s->channel_mean[b] = s->model->prior[b];
+}
+
+/* `pitch` holds the pitch filter's coefficients and rate (computed by the TypeScript PitchTracker). */
+EXPORT(slot_init)
+void slot_init(Slot *s, const Tables *t, const Model *m, int32_t lead, const double *pitch, int32_t block,
+               int32_t integer) {
+  char *base = (char *)s;
+  s->tables = t;
+  s->model = m;
+  s->ring = (float *)(base + slot_header_bytes());
+  s->history = s->ring + 2 * t->window_length;
+  s->p_ring = s->history + HISTORY * m->dim;
+  s->lead = lead;
+  s->p_b0 = pitch[0];
+  s->p_b1 = pitch[1];
+  s->p_b2 = pitch[2];
+  s->p_a1 = pitch[3];
+  s->p_a2 = pitch[4];
+  s->p_rate = pitch[5];
+  s->p_block = block;
+  s->p_integer = integer;
+  s->level = 0;
+  s->noise_floor = 0;
+  s->settle_min = 0;
+  slot_reset(s);
+}
+
+EXPORT(slot_set_taps) void slot_set_taps(Slot *s, const double *taps) {
+  for (int i = 0; i < D_PAIRS; i++) s->d_taps[i] = taps[i];
+}
+
+/*
+ * Decimates x[0, n) (raw s16 values as floats; the caller leaves D_CARRY floats of room before x)
+ * into out, with the arithmetic of front-end.ts HalfbandDecimator. Returns the outputs written.
+ */
+EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, float *x, int32_t n, float *out) {
+  float *b = x - s->d_len;
+  for (int i = 0; i < s->d_len; i++) b[i] = s->d_carry[i];
+  const int total = s->d_len + n;
+  const double half = 0.5 / 32768;
+  const double t0 = s->d_taps[0], t1 = s->d_taps[1], t2 = s->d_taps[2];
+  const double t3 = s->d_taps[3], t4 = s->d_taps[4], t5 = s->d_taps[5];
+  int count = 0;
+  int c = D_REACH;
+  for (; c + D_REACH <= total - 1; c += 2) {
+    const double a = half * b[c] + t0 * (double)(b[c - 1] + b[c + 1]) + t2 * (double)(b[c - 5] + b[c + 5]) +
+                     t4 * (double)(b[c - 9] + b[c + 9]);
+    const double d = t1 * (double)(b[c - 3] + b[c + 3]) + t3 * (double)(b[c - 7] + b[c + 7]) +
+                     t5 * (double)(b[c - 11] + b[c + 11]);
+    out[count++] = (float)(a + d);
+  }
+  const int keep = c - D_REACH;
+  s->d_len = total - keep;
+  for (int i = 0; i < s->d_len; i++) s->d_carry[i] = b[keep + i];
+  return count;
+}
+
+/* Pointers the JavaScript side reads per hop. */
+EXPORT(slot_out) double *slot_out(Slot *s) { return &s->out_energy; }
+EXPORT(slot_count) int32_t slot_count(Slot *s) { return s->count; }
+EXPORT(slot_features) float *slot_features(Slot *s) { return s->features; }
+
+/* ---------------------------------------------------------------- FFT ----------------------------- */
+
+static inline v128_t cmul_re(v128_t ar, v128_t ai, v128_t br, v128_t bi) {
+  return wasm_f64x2_sub(wasm_f64x2_mul(ar, br), wasm_f64x2_mul(ai, bi));
+}
+static inline v128_t cmul_im(v128_t ar, v128_t ai, v128_t br, v128_t bi) {
+  return wasm_f64x2_add(wasm_f64x2_mul(ar, bi), wasm_f64x2_mul(ai, br));
+}
+
+/* In-place radix-2 transform of re/im[base, base + sub), input bit-reversed (fft.ts transform). */
+static void transform(const Tables *t, int base) {
+  double *re = t->re;
+  double *im = t->im;
+  const int p = t->sub;
+  const int end = base + p;
+  for (int a = base; a < end; a += 4) {
+    double r0 = re[a], i0 = im[a], r1 = re[a + 1], i1 = im[a + 1];
+    double r2 = re[a + 2], i2 = im[a + 2], r3 = re[a + 3], i3 = im[a + 3];
+    double s0r = r0 + r1, s0i = i0 + i1, d0r = r0 - r1, d0i = i0 - i1;
+    double s1r = r2 + r3, s1i = i2 + i3;
+    double d1r = i2 - i3, d1i = r3 - r2;
+    re[a] = s0r + s1r;
+    im[a] = s0i + s1i;
+    re[a + 2] = s0r - s1r;
+    im[a + 2] = s0i - s1i;
+    re[a + 1] = d0r + d1r;
+    im[a + 1] = d0i + d1i;
+    re[a + 3] = d0r - d1r;
+    im[a + 3] = d0i - d1i;
+  }
+  const double *cw = t->cos_sub;
+  const double *sw = t->sin_sub;
+  int quarter = 4;
+  /* Radix-2² stages; two neighbouring k share every instruction (lanes k, k + 1). */
+  for (; 4 * quarter <= p; quarter *= 4) {
+    const int block = 4 * quarter;
+    const int step1 = p / (2 * quarter);
+    const int step2 = p / block;
+    for (int k = 0; k < quarter; k += 2) {
+      v128_t w1r = wasm_f64x2_make(cw[k * step1], cw[(k + 1) * step1]);
+      v128_t w1i = wasm_f64x2_make(sw[k * step1], sw[(k + 1) * step1]);
+      v128_t w2r = wasm_f64x2_make(cw[k * step2], cw[(k + 1) * step2]);
+      v128_t w2i = wasm_f64x2_make(sw[k * step2], sw[(k + 1) * step2]);
+      for (int a = base + k; a < end; a += block) {
+        int b = a + quarter, c = b + quarter, d = c + quarter;
+        v128_t x1r = wasm_v128_load(re + b), x1i = wasm_v128_load(im + b);
+        v128_t t1r = cmul_re(x1r, x1i, w1r, w1i);
+        v128_t t1i = cmul_im(x1r, x1i, w1r, w1i);
+        v128_t x3r = wasm_v128_load(re + d), x3i = wasm_v128_load(im + d);
+        v128_t t3r = cmul_re(x3r, x3i, w1r, w1i);
+        v128_t t3i = cmul_im(x3r, x3i, w1r, w1i);
+        v128_t x0r = wasm_v128_load(re + a), x0i = wasm_v128_load(im + a);
+        v128_t x2r = wasm_v128_load(re + c), x2i = wasm_v128_load(im + c);
+        v128_t u0r = wasm_f64x2_add(x0r, t1r), u0i = wasm_f64x2_add(x0i, t1i);
+        v128_t u1r = wasm_f64x2_sub(x0r, t1r), u1i = wasm_f64x2_sub(x0i, t1i);
+        v128_t u2r = wasm_f64x2_add(x2r, t3r), u2i = wasm_f64x2_add(x2i, t3i);
+        v128_t u3r = wasm_f64x2_sub(x2r, t3r), u3i = wasm_f64x2_sub(x2i, t3i);
+        v128_t vr = cmul_re(u2r, u2i, w2r, w2i), vi = cmul_im(u2r, u2i, w2r, w2i);
+        v128_t pr = cmul_re(u3r, u3i, w2r, w2i), pi = cmul_im(u3r, u3i, w2r, w2i);
+        wasm_v128_store(re + a, wasm_f64x2_add(u0r, vr));
+        wasm_v128_store(im + a, wasm_f64x2_add(u0i, vi));
+        wasm_v128_store(re + c, wasm_f64x2_sub(u0r, vr));
+        wasm_v128_store(im + c, wasm_f64x2_sub(u0i, vi));
+        wasm_v128_store(re + b, wasm_f64x2_add(u1r, pi));
+        wasm_v128_store(im + b, wasm_f64x2_sub(u1i, pr));
+        wasm_v128_store(re + d, wasm_f64x2_sub(u1r, pi));
+        wasm_v128_store(im + d, wasm_f64x2_add(u1i, pr));
+      }
+    }
+  }
+  if (2 * quarter <= p) {
+    const int half_len = quarter;
+    const int len = 2 * half_len;
+    const int step = p / len;
+    for (int k = 0; k < half_len; k += 2) {
+      v128_t wr = wasm_f64x2_make(cw[k * step], cw[(k + 1) * step]);
+      v128_t wi = wasm_f64x2_make(sw[k * step], sw[(k + 1) * step]);
+      for (int a = base + k; a < end; a += len) {
+        int b = a + half_len;
+        v128_t br = wasm_v128_load(re + b), bi = wasm_v128_load(im + b);
+        v128_t xr = cmul_re(br, bi, wr, wi), xi = cmul_im(br, bi, wr, wi);
+        v128_t ar = wasm_v128_load(re + a), ai = wasm_v128_load(im + a);
+        wasm_v128_store(re + a, wasm_f64x2_add(ar, xr));
+        wasm_v128_store(im + a, wasm_f64x2_add(ai, xi));
+        wasm_v128_store(re + b, wasm_f64x2_sub(ar, xr));
+        wasm_v128_store(im + b, wasm_f64x2_sub(ai, xi));
+      }
+    }
+  }
+}
+
+/* Joins three sub-transforms (fft.ts joinRadix3). */
+static void join_radix3(const Tables *t) {
+  double *re = t->re;
+  double *im = t->im;
+  const int p = t->sub;
+  const double *c3 = t->cos3;
+  const double *s3 = t->sin3;
+  const double s60 = 0.86602540378443864676; /* Math.sqrt(3) / 2, the same double */
+  for (int k = 0; k < p; k++) {
+    double ar = re[k], ai = im[k];
+    double w1r = c3[2 * k], w1i = s3[2 * k], w2r = c3[2 * k + 1], w2i = s3[2 * k + 1];
+    double yr = re[k + p], yi = im[k + p];
+    double br = yr * w1r - yi * w1i, bi = yr * w1i + yi * w1r;
+    double zr = re[k + 2 * p], zi = im[k + 2 * p];
+    double cr = zr * w2r - zi * w2i, ci = zr * w2i + zi * w2r;
+    double sr = br + cr, si = bi + ci;
+    double mr = ar - 0.5 * sr, mi = ai - 0.5 * si;
+    double dr = s60 * (bi - ci), di = -s60 * (br - cr);
+    re[k] = ar + sr;
+    im[k] = ai + si;
+    re[k + p] = mr + dr;
+    im[k + p] = mi + di;
+    re[k + 2 * p] = mr - dr;
+    im[k + 2 * p] = mi - di;
+  }
+}
+
+/* One bin of the split step: X[k] = (Z[k] + conj Z[m−k]) / 2 + W^k (Z[k] − conj Z[m−k]) / 2i. */
+static inline void split_bin(const Tables *t, int k) {
+  const int m = t->half;
+  const double *re = t->re;
+  const double *im = t->im;
+  int k1 = k == m ? 0 : k;
+  int k2 = k == 0 ? 0 : m - k;
+  double zr = re[k1], zi = im[k1];
+  double cr = re[k2], ci = -im[k2];
+  double er = 0.5 * (zr + cr), ei = 0.5 * (zi + ci);
+  double dr = 0.5 * (zi - ci), di = -0.5 * (zr - cr);
+  double wr = t->cos_full[k], wi = t->sin_full[k];
+  double xr = er + dr * wr - di * wi;
+  double xi = ei + dr * wi + di * wr;
+  t->power[k] = (float)(xr * xr + xi * xi);
+}
+
+/* Power bins 0..last_bin of the loaded frame (fft.ts powerOfLoaded). */
+static void power_of_loaded(const Tables *t) {
+  const int m = t->half;
+  double *re = t->re;
+  double *im = t->im;
+  for (int r = 0; r < t->radix; r++) transform(t, r * t->sub);
+  if (t->radix == 3) join_radix3(t);
+  const double *cf = t->cos_full;
+  const double *sf = t->sin_full;
+  float *out = t->power;
+  const int end = m < t->last_bin ? m : t->last_bin;
+  int k = 0;
+  split_bin(t, 0);
+  k = 1;
+  /* Bins k, k + 1 as lanes (both inside 1..m − 1): their mirrors m − k, m − k − 1 load reversed. */
+  const int vend = end < m - 1 ? end : m - 1;
+  const v128_t half_ = wasm_f64x2_splat(0.5);
+  for (; k + 1 <= vend; k += 2) {
+    v128_t zr = wasm_v128_load(re + k), zi = wasm_v128_load(im + k);
+    v128_t mr = wasm_v128_load(re + m - k - 1), mi = wasm_v128_load(im + m - k - 1);
+    v128_t cr = wasm_i64x2_shuffle(mr, mr, 1, 0);
+    v128_t ci = wasm_f64x2_neg(wasm_i64x2_shuffle(mi, mi, 1, 0));
+    v128_t er = wasm_f64x2_mul(half_, wasm_f64x2_add(zr, cr));
+    v128_t ei = wasm_f64x2_mul(half_, wasm_f64x2_add(zi, ci));
+    v128_t dr = wasm_f64x2_mul(half_, wasm_f64x2_sub(zi, ci));
+    v128_t di = wasm_f64x2_mul(wasm_f64x2_splat(-0.5), wasm_f64x2_sub(zr, cr));
+    v128_t wr = wasm_v128_load(cf + k), wi = wasm_v128_load(sf + k);
+    v128_t xr = wasm_f64x2_sub(wasm_f64x2_add(er, wasm_f64x2_mul(dr, wr)), wasm_f64x2_mul(di, wi));
+    v128_t xi = wasm_f64x2_add(wasm_f64x2_add(ei, wasm_f64x2_mul(dr, wi)), wasm_f64x2_mul(di, wr));
+    v128_t pw = wasm_f64x2_add(wasm_f64x2_mul(xr, xr), wasm_f64x2_mul(xi, xi));
+    wasm_v128_store64_lane(out + k, wasm_f32x4_demote_f64x2_zero(pw), 0);
+  }
+  for (; k <= end; k++) split_bin(t, k);
+}
+
+/* ---------------------------------------------------------------- features ------------------------ */
+
+/* fround(a·wa + b·wb): float32 products are exact in double, the sum rounds once, then to float32. */
+static inline double folded_at(const float *buf, const float *win, int start, int i, int size) {
+  return (double)(float)((double)buf[start + i] * win[i] + (double)buf[start + i + size] * win[i + size]);
+}
+
+static inline double windowed_at(const float *buf, const float *win, int start, int i, int folded, int direct,
+                                 int size) {
+  if (i < folded) return folded_at(buf, win, start, i, size);
+  return i < direct ? (double)(buf[start + i] * win[i]) : 0.0;
+}
+
+/* The session's settling rules (features.ts settleFloor). */
+static void settle_floor(Slot *s, double energy) {
+  float *recent = s->recent;
+  const int h = s->hops;
+  recent[h % STEADY_HOPS] = (float)energy;
+  s->settle_min = h == 0 ? energy : (energy < s->settle_min ? energy : s->settle_min);
+  double lift = -__builtin_inf();
+  if (h + 1 >= STEADY_HOPS) {
+    double sum = 0;
+    double min = energy;
+    for (int i = 0; i < STEADY_HOPS; i++) {
+      sum += recent[i];
+      if (recent[i] < min) min = recent[i];
+    }
+    double mean = sum / STEADY_HOPS;
+    double sq = 0;
+    for (int i = 0; i < STEADY_HOPS; i++) {
+      double d = recent[i] - mean;
+      sq += d * d;
+    }
+    if (sq < STEADY_HOPS * STEADY_SD * STEADY_SD) lift = min;
+  }
+  if (h + 1 == SETTLE_HOPS && s->settle_min > lift) lift = s->settle_min;
+  if (lift > -__builtin_inf()) {
+    s->floor_known = 1;
+    if (lift > s->noise_floor) s->noise_floor = lift;
+  }
+}
+
+/* Standardises, clips and projects the hop into the history ring (hop-history.ts push). */
+static void store_hop(Slot *s) {
+  const Model *m = s->model;
+  float *z = s->z;
+  for (int i = 0; i < FEATURE_DIM; i++) {
+    double v = ((double)s->features[i] - m->mean[i]) * m->inv_std[i];
+    /* z > CLIP ? CLIP : Math.max(z, −CLIP), through float32 storage. */
+    z[i] = (float)(v > CLIP ? CLIP : (v > -CLIP || v != v ? v : -CLIP));
+  }
+  float *out = s->history + (s->count % HISTORY) * m->dim;
+  if (m->projection) {
+    const double *proj = m->projection;
+    const int rows = m->dim;
+    int r = 0;
+    /* Two rows per vector, each summed in input order as the TypeScript path does. */
+    for (; r + 1 < rows; r += 2) {
+      const double *p0 = proj + r * FEATURE_DIM;
+      const double *p1 = p0 + FEATURE_DIM;
+      v128_t acc = wasm_f64x2_splat(0);
+      for (int i = 0; i < FEATURE_DIM; i++) {
+        v128_t w = wasm_f64x2_make(p0[i], p1[i]);
+        acc = wasm_f64x2_add(acc, wasm_f64x2_mul(w, wasm_f64x2_splat((double)z[i])));
+      }
+      out[r] = (float)wasm_f64x2_extract_lane(acc, 0);
+      out[r + 1] = (float)wasm_f64x2_extract_lane(acc, 1);
+    }
+    for (; r < rows; r++) {
+      double acc = 0;
+      for (int i = 0; i < FEATURE_DIM; i++) acc += proj[r * FEATURE_DIM + i] * (double)z[i];
+      out[r] = (float)acc;
+    }
+  } else {
+    for (int i = 0; i < FEATURE_DIM; i++) out[i] = z[i];
+  }
+  s->count++;
+}
+
+/* One hop's features, trackers and history entry (features.ts computeHop). */
+static void compute_hop(Slot *s) {
+  const Tables *t = s->tables;
+  const float *buf = s->ring;
+  const float *win = t->window;
+  const int size = t->size;
+  const int length = t->window_length;
+  const int start = s->write_pos;
+  const int folded = length - size > 0 ? length - size : 0;
+  const int direct = size < length ? size : length;
+  double *re = t->re;
+  double *im = t->im;
+  const uint32_t *order = t->input_order;
+  const int half = size >> 1;
+  /* Runs of sample pairs as in features.ts: both folded, both direct, both past the window. */
+  const int fold_pairs = folded >> 1;
+  const int direct_pairs = direct >> 1;
+  int n = 0;
+  for (; n < fold_pairs; n++) {
+    const int i = start + 2 * n, w = 2 * n;
+    const int j = order[n];
+    re[j] = (double)(float)((double)buf[i] * win[w] + (double)buf[i + size] * win[w + size]);
+    im[j] = (double)(float)((double)buf[i + 1] * win[w + 1] + (double)buf[i + 1 + size] * win[w + 1 + size]);
+  }
+  if (folded & 1) {
+    const int j = order[n];
+    re[j] = windowed_at(buf, win, start, 2 * n, folded, direct, size);
+    im[j] = windowed_at(buf, win, start, 2 * n + 1, folded, direct, size);
+    n++;
+  }
+  for (; n < direct_pairs; n++) {
+    const int i = start + 2 * n, w = 2 * n;
+    const int j = order[n];
+    re[j] = (double)(buf[i] * win[w]);
+    im[j] = (double)(buf[i + 1] * win[w + 1]);
+  }
+  for (; n < half; n++) {
+    const int j = order[n];
+    re[j] = windowed_at(buf, win, start, 2 * n, folded, direct, size);
+    im[j] = windowed_at(buf, win, start, 2 * n + 1, folded, direct, size);
+  }
+  power_of_loaded(t);
+  const float *power = t->power;
+  const int last_bin = t->last_bin;
+  const double scale = t->energy_scale;
+  const float *lag_cos = t->lag_cos;
+  /* Lanes: the even and odd accumulators of the TypeScript sums. */
+  v128_t total2 = wasm_f64x2_splat(0);
+  v128_t lagged2 = wasm_f64x2_splat(0);
+  int k = 0;
+  for (; k < last_bin; k += 2) {
+    v128_t p = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(power + k));
+    v128_t c = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(lag_cos + k));
+    total2 = wasm_f64x2_add(total2, p);
+    lagged2 = wasm_f64x2_add(lagged2, wasm_f64x2_mul(p, c));
+  }
+  double total0 = wasm_f64x2_extract_lane(total2, 0), total1 = wasm_f64x2_extract_lane(total2, 1);
+  double lagged0 = wasm_f64x2_extract_lane(lagged2, 0), lagged1 = wasm_f64x2_extract_lane(lagged2, 1);
+  if (k == last_bin) {
+    total0 += power[k];
+    lagged0 += (double)power[k] * lag_cos[k];
+  }
+  const double total = total0 + total1;
+  const double lagged = lagged0 + lagged1;
+  const double energy = ln(total * scale + POWER_FLOOR);
+  const double floor = POWER_FLOOR / scale;
+  double rho = (lagged + floor) / (total + floor);
+  rho = rho > 1 ? 1 : (rho < -1 ? -1 : rho);
+  const double zcr = acos_(rho) / PI;
+
+  if (s->hops == 0) {
+    s->level = energy;
+    s->noise_floor = energy < t->noise_floor_prior ? energy : t->noise_floor_prior;
+  } else {
+    s->level += (energy > s->level ? 0.6 : 0.004) * (energy - s->level);
+    if (energy < s->noise_floor)
+      s->noise_floor += 0.5 * (energy - s->noise_floor);
+    else
+      s->noise_floor += 0.01;
+  }
+  if (s->hops < SETTLE_HOPS) settle_floor(s, energy);
+  if (s->level < s->noise_floor) s->level = s->noise_floor;
+  s->hops++;
+  const double snr = energy - s->noise_floor;
+  float *f = s->features;
+  if (energy <= t->noise_floor_prior) s->floor_known = 1;
+  const int is_speech = snr > 2.3 && s->floor_known;
+  double rate = 0;
+  if (is_speech) {
+    s->speech_hops++;
+    rate = 1.0 / (s->speech_hops + CHANNEL_PRIOR_HOPS);
+    if (rate < CHANNEL_MIN_RATE) rate = CHANNEL_MIN_RATE;
+  }
+  const double band_floor = POWER_FLOOR / MEL_BANDS;
+  const double band_scale = t->band_scale;
+  float *channel_mean = s->channel_mean;
+  const float *mel_weights = t->mel_weights;
+  const int32_t *mel_offset = t->mel_offset;
+  const int32_t *mel_start = t->mel_start;
+  double bands[MEL_BANDS];
+  for (int b = 0; b < MEL_BANDS; b++) {
+    const int from = mel_offset[b];
+    const int to = mel_offset[b + 1];
+    const int shift = mel_start[b] - from;
+    v128_t acc = wasm_f64x2_splat(0);
+    int i = from;
+    for (; i + 1 < to; i += 2) {
+      v128_t w = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(mel_weights + i));
+      v128_t p = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(power + shift + i));
+      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(w, p));
+    }
+    double s0 = wasm_f64x2_extract_lane(acc, 0), s1 = wasm_f64x2_extract_lane(acc, 1);
+    if (i < to) s0 += (double)mel_weights[i] * power[shift + i];
+    bands[b] = (s0 + s1) * band_scale + band_floor;
+  }
+  /* The band logs two at a time, then each band's shape and channel mean. */
+  for (int b = 0; b < MEL_BANDS; b += 2) wasm_v128_store(bands + b, ln2(wasm_v128_load(bands + b)));
+  for (int b = 0; b < MEL_BANDS; b++) {
+    const double shape = bands[b] - energy;
+    if (rate > 0) channel_mean[b] = (float)(channel_mean[b] + rate * (shape - channel_mean[b]));
+    f[b] = (float)(shape - channel_mean[b]);
+  }
+  double rel = energy - s->level;
+  f[MEL_BANDS] = (float)(rel > -12 ? rel : -12);
+  f[MEL_BANDS + 1] = (float)(snr < 14 ? snr : 14);
+  f[MEL_BANDS + 2] = (float)zcr;
+  s->out_energy = energy;
+  s->out_level = s->level;
+  s->out_noise_floor = s->noise_floor;
+  store_hop(s);
+}
+
+/* ---------------------------------------------------------------- pitch --------------------------- */
+
+static void pitch_decimate(Slot *s, double sum) {
+  double y = s->p_b0 * sum + s->p_b1 * s->p_x1 + s->p_b2 * s->p_x2 - s->p_a1 * s->p_y1 - s->p_a2 * s->p_y2;
+  s->p_x2 = s->p_x1;
+  s->p_x1 = sum;
+  s->p_y2 = s->p_y1;
+  s->p_y1 = y;
+  s->p_ring[s->p_written % P_RING] = (float)y;
+  s->p_written++;
+}
+
+/*
+ * Sum of integer-valued samples within one block (s16 values, at most 16 of them: every partial sum
+ * is an integer below 2^24, exact in float32 in any order, as pitch.ts relies on too).
+ */
+static double integer_sum(const float *x, int from, int to) {
+  v128_t acc = wasm_f32x4_splat(0);
+  int k = from;
+  for (; k + 3 < to; k += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + k));
+  float sum = (wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1)) +
+              (wasm_f32x4_extract_lane(acc, 2) + wasm_f32x4_extract_lane(acc, 3));
+  for (; k < to; k++) sum += x[k];
+  return sum;
+}
+
+static double ordered_sum(const float *x, int from, int to, double sum) {
+  for (int k = from; k < to; k++) sum += x[k];
+  return sum;
+}
+
+/* pitch.ts push. */
+static void pitch_push(Slot *s, const float *x, int from, int to) {
+  const int block = s->p_block;
+  const int integer = s->p_integer;
+  int i = from;
+  if (s->p_phase > 0) {
+    int end = i + block - s->p_phase;
+    if (end > to) end = to;
+    s->p_sum = integer ? s->p_sum + integer_sum(x, i, end) : ordered_sum(x, i, end, s->p_sum);
+    s->p_phase += end - i;
+    i = end;
+    if (s->p_phase < block) return;
+    pitch_decimate(s, s->p_sum);
+  }
+  for (; i + block <= to; i += block) pitch_decimate(s, integer ? integer_sum(x, i, i + block) : ordered_sum(x, i, i + block, 0));
+  s->p_phase = to - i;
+  s->p_sum = integer ? integer_sum(x, i, to) : ordered_sum(x, i, to, 0);
+}
+
+/* pitch.ts f0AtDecimated, for the decimated sample index `end`. */
+EXPORT(pitch_f0) double pitch_f0(Slot *s, int32_t end_sample) {
+  /* Math.floor(endSample / block) for the (possibly negative) end sample. */
+  int q = end_sample / s->p_block;
+  if (end_sample % s->p_block != 0 && end_sample < 0) q--;
+  const int end = q;
+  const int first = end - P_SPAN;
+  if (first - P_MAX_LAG < 0 || end > s->p_written || s->p_written - (first - P_MAX_LAG) > P_RING) return 0;
+  float *x = s->p_span;
+  const int length = P_SPAN + P_MAX_LAG;
+  for (int i = 0, t = first - P_MAX_LAG; i < length; i++, t++) x[i] = s->p_ring[t % P_RING];
+  double e0 = 0;
+  for (int t = P_MAX_LAG; t < length; t++) e0 += (double)x[t] * x[t];
+  if (e0 < 1e-9) return 0;
+  float *scores = s->p_scores;
+  double best = 0;
+  int best_lag = 0;
+  double el = 0;
+  for (int t = P_MAX_LAG - P_MIN_LAG; t < length - P_MIN_LAG; t++) el += (double)x[t] * x[t];
+  for (int lag = P_MIN_LAG; lag <= P_MAX_LAG; lag += 2) {
+    const int pair = lag + 1 <= P_MAX_LAG;
+    /* Lanes (c0, c1) and (d0, d1): the TypeScript path's four sums. */
+    v128_t c = wasm_f64x2_splat(0);
+    v128_t d = wasm_f64x2_splat(0);
+    int t = P_MAX_LAG;
+    double c0, c1, d0 = 0, d1 = 0;
+    if (pair) {
+      for (; t + 1 < length; t += 2) {
+        v128_t x01 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + t));
+        v128_t l01 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + t - lag));
+        v128_t m01 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + t - lag - 1));
+        c = wasm_f64x2_add(c, wasm_f64x2_mul(x01, l01));
+        d = wasm_f64x2_add(d, wasm_f64x2_mul(x01, m01));
+      }
+      c0 = wasm_f64x2_extract_lane(c, 0);
+      c1 = wasm_f64x2_extract_lane(c, 1);
+      d0 = wasm_f64x2_extract_lane(d, 0);
+      d1 = wasm_f64x2_extract_lane(d, 1);
+      if (t < length) {
+        c0 += (double)x[t] * x[t - lag];
+        d0 += (double)x[t] * x[t - lag - 1];
+      }
+    } else {
+      for (; t + 1 < length; t += 2) {
+        v128_t x01 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + t));
+        v128_t l01 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(x + t - lag));
+        c = wasm_f64x2_add(c, wasm_f64x2_mul(x01, l01));
+      }
+      c0 = wasm_f64x2_extract_lane(c, 0);
+      c1 = wasm_f64x2_extract_lane(c, 1);
+      if (t < length) c0 += (double)x[t] * x[t - lag];
+    }
+    for (int k = 0; k < (pair ? 2 : 1); k++) {
+      const int l = lag + k;
+      if (l > P_MIN_LAG) {
+        double enter = x[P_MAX_LAG - l];
+        double leave = x[length - l];
+        el += enter * enter - leave * leave;
+      }
+      double cross = k == 0 ? c0 + c1 : d0 + d1;
+      double r = el > 1e-12 ? cross / __builtin_sqrt(e0 * el) : 0;
+      scores[l] = (float)r;
+      if (r > best) {
+        best = r;
+        best_lag = l;
+      }
+    }
+  }
+  for (int lag = P_MIN_LAG + 1; lag < best_lag; lag++) {
+    double r = scores[lag];
+    if (r >= 0.9 * best && r >= scores[lag - 1] && r >= scores[lag + 1]) {
+      best_lag = lag;
+      break;
+    }
+  }
+  if (best <= 0.5) return 0;
+  double lag = best_lag;
+  if (best_lag > P_MIN_LAG && best_lag < P_MAX_LAG) {
+    double a = scores[best_lag - 1], b = scores[best_lag], c = scores[best_lag + 1];
+    double d = a - 2 * b + c;
+    if (d < 0) {
+      double shift = (0.5 * (a - c)) / d;
+      lag += shift > 0.5 ? 0.5 : (shift < -0.5 ? -0.5 : shift);
+    }
+  }
+  return s->p_rate / lag;
+}
+
+/* ---------------------------------------------------------------- streaming ----------------------- */
+
+/*
+ * Feeds x[from, to) (analysis-rate samples) to the pitch tracker and the feature ring, stopping at the
+ * end of a hop. Returns the next index times 2, plus 1 when a hop was completed (its features are in
+ * the history and its acoustics at slot_out).
+ */
+EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32_t to) {
+  const Tables *t = s->tables;
+  const int hop = t->hop;
+  int end = from + (hop - s->since_hop);
+  if (end > to) end = to;
+  pitch_push(s, x, from, end);
+  float *ring = s->ring;
+  const int length = t->window_length;
+  int pos = s->write_pos;
+  int since = s->since_hop;
+  int i = from;
+  while (i < end) {
+    int n = end - i;
+    if (length - pos < n) n = length - pos;
+    int j = 0;
+    for (; j + 3 < n; j += 4) {
+      v128_t v = wasm_v128_load(x + i + j);
+      wasm_v128_store(ring + pos + j, v);
+      wasm_v128_store(ring + pos + j + length, v);
+    }
+    for (; j < n; j++) {
+      float v = x[i + j];
+      ring[pos + j] = v;
+      ring[pos + j + length] = v;
+    }
+    i += n;
+    since += n;
+    pos += n;
+    if (pos == length) pos = 0;
+  }
+  s->write_pos = pos;
+  if (since == hop) {
+    compute_hop(s);
+    s->since_hop = 0;
+    return 2 * end + 1;
+  }
+  s->since_hop = since;
+  return 2 * end;
+}
+
+/* ---------------------------------------------------------------- model --------------------------- */
+
+/* Widest layer input the model scratch takes (checked by src/wasm/shared-data.ts). */
+#define MAX_FAN_IN 1024
+static double widened_x[MAX_FAN_IN];
+
+/*
+ * y = W·x + b, ReLU on hidden layers (model.ts layer). Each row's lanes are its even and odd
+ * accumulators, summed in the TypeScript order; four rows at a time share the loads of x. x is
+ * widened once per layer (float32 → double is exact).
+ */
+static void layer(const float *x, float *y, const double *w, const float *b, int fan_in, int fan_out, int relu) {
+  double *xd = widened_x;
+  for (int i = 0; i < fan_in; i++) xd[i] = x[i];
+  const int body = fan_in & ~1;
+  int o = 0;
+  for (; o + 3 < fan_out; o += 4) {
+    const double *r0 = w + o * fan_in, *r1 = r0 + fan_in, *r2 = r1 + fan_in, *r3 = r2 + fan_in;
+    v128_t a0 = wasm_f64x2_make((double)b[o], 0.0);
+    v128_t a1 = wasm_f64x2_make((double)b[o + 1], 0.0);
+    v128_t a2 = wasm_f64x2_make((double)b[o + 2], 0.0);
+    v128_t a3 = wasm_f64x2_make((double)b[o + 3], 0.0);
+    for (int i = 0; i < body; i += 2) {
+      v128_t xv = wasm_v128_load(xd + i);
+      a0 = wasm_f64x2_add(a0, wasm_f64x2_mul(wasm_v128_load(r0 + i), xv));
+      a1 = wasm_f64x2_add(a1, wasm_f64x2_mul(wasm_v128_load(r1 + i), xv));
+      a2 = wasm_f64x2_add(a2, wasm_f64x2_mul(wasm_v128_load(r2 + i), xv));
+      a3 = wasm_f64x2_add(a3, wasm_f64x2_mul(wasm_v128_load(r3 + i), xv));
+    }
+    v128_t acc[4] = {a0, a1, a2, a3};
+    const double *rows[4] = {r0, r1, r2, r3};
+    for (int r = 0; r < 4; r++) {
+      double p = wasm_f64x2_extract_lane(acc[r], 0), q = wasm_f64x2_extract_lane(acc[r], 1);
+      if (body < fan_in) p += rows[r][body] * xd[body];
+      double sum = p + q;
+      y[o + r] = (float)(relu && sum < 0 ? 0 : sum);
+    }
+  }
+  for (; o < fan_out; o++) {
+    const double *row = w + o * fan_in;
+    v128_t acc = wasm_f64x2_make((double)b[o], 0.0);
+    for (int i = 0; i < body; i += 2) acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_v128_load(row + i), wasm_v128_load(xd + i)));
+    double p = wasm_f64x2_extract_lane(acc, 0), q = wasm_f64x2_extract_lane(acc, 1);
+    if (body < fan_in) p += row[body] * xd[body];
+    double sum = p + q;
+    y[o] = (float)(relu && sum < 0 ? 0 : sum);
+  }
+}
+
+/*
+ * Assembles the model input of the frame whose first hop is `base` from the slot's history (hop
+ * indices clamped to [0, newest]) and runs the layers; returns the logits (the softmax is the
+ * caller's, as in model.ts).
+ */
+EXPORT(slot_model) float *slot_model(Slot *s, int32_t base, int32_t newest) {
+  const Model *m = s->model;
+  const int dim = m->dim;
+  float *in = m->acts[0];
+  const float *feats = s->history;
+  int o = 0;
+  for (int c = 0; c < m->contexts; c++) {
+    const int from = m->ctx_from[c];
+    const int to = m->ctx_to[c];
+    const int n = to - from + 1;
+    const double scale = 1.0 / n;
+    for (int h = base + from; h <= base + to; h++) {
+      int idx = h < 0 ? 0 : (h < newest ? h : newest);
+      const float *src = feats + (idx % HISTORY) * dim;
+      if (h == base + from)
+        for (int i = 0; i < dim; i++) in[o + i] = src[i];
+      else
+        for (int i = 0; i < dim; i++) in[o + i] = in[o + i] + src[i];
+    }
+    if (n > 1)
+      for (int i = 0; i < dim; i++) in[o + i] = (float)((double)in[o + i] * scale);
+    o += dim;
+  }
+  for (int l = 0; l < m->layers; l++)
+    layer(m->acts[l], m->acts[l + 1], m->weights[l], m->biases[l], m->sizes[l], m->sizes[l + 1], l < m->layers - 1);
+  return m->acts[m->layers];
+}
