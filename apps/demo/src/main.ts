@@ -284,7 +284,10 @@ async function setup() {
       avatar.downloadedBytes === 0 ? 'from the asset cache' : `${kb(avatar.downloadedBytes)} downloaded`
     })`,
   );
-  const current = new AvatarView(avatar, $('avatar'));
+  // `?capture=1` keeps the last rendered frame readable (tests read the mouth from the canvas at
+  // the instant the jaw is open; a screenshot takes too long to catch a syllable).
+  const capture = new URLSearchParams(location.search).get('capture') === '1';
+  const current = new AvatarView(avatar, $('avatar'), capture ? { preserveDrawingBuffer: true } : {});
   view = current;
   current.onFirstRendering = () => {
     hook.firstRendering = true;

@@ -11,14 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Stack, startStack } from '@avatar-drive/demo/stack';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  mouthDiff,
-  mouthShot,
-  playAndPauseWithOpenMouth,
-  readState,
-  sampleStates,
-  waitForState,
-} from './page-helpers.ts';
+import { captureMouth, mouthDiff, readState, sampleStates, waitForState } from './page-helpers.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -108,38 +101,33 @@ test('SDK mode: a sample plays with moving lips; states in order; the mouth clos
   // The first test also pays for the page's first load (asset download, shader compile on
   // software GL): 40 s on a quiet machine, over 100 s on a loaded one.
   test.setTimeout(240_000);
-  await openDemo('?mode=sdk');
+  await openDemo('?mode=sdk&capture=1');
   expect(await readState(page)).toMatchObject({
     mode: 'sdk',
     connection: 'disconnected',
     conversation: 'idle',
   });
   await expect(page.getByTestId('progress-bar')).toHaveAttribute('style', /width: 100%/);
-  const closed = await mouthShot(page);
+  const closed = await captureMouth(page, { minJaw: 0, whilePlaying: false, timeoutMs: 10_000 });
+  expect(closed, 'the mouth read from the canvas at rest').toBeDefined();
   await page.evaluate(() => window.__demo.resetPeak());
 
-  // A screenshot is slow on software GL (hundreds of ms): long enough for the mouth to close
-  // between words before it is captured. So the page itself clicks the sample, pauses the
-  // playback the moment the applied jaw is open (pause holds the animation), the shot is taken of
-  // that held pose, and playback resumes to the end.
-  const held = await playAndPauseWithOpenMouth(page, 'sample-weather', 0.12, 60_000);
-  expect(held, 'the jaw opened while the sample played, and the page paused on it').toBeDefined();
-  const speaking = await mouthShot(page);
-  const jawAfterShot = (await readState(page)).jawOpen;
-  const jawAtShot = `${held?.toFixed(2)} → ${jawAfterShot.toFixed(2)}`;
-  // Pause holds the pose that was on screen (it used to jump back to an older, often closed, one).
-  expect(Math.abs(jawAfterShot - (held ?? 0)), `paused jaw ${jawAtShot}`).toBeLessThan(0.02);
-  await page.getByTestId('pause').click();
-  await waitForState(page, (s) => s.conversation !== 'paused', 10_000);
+  const speaking = await captureMouth(page, {
+    click: 'sample-weather',
+    minJaw: 0.2,
+    whilePlaying: true,
+    timeoutMs: 60_000,
+  });
   await waitForState(page, (s) => s.conversation === 'idle', 60_000);
-
+  expect(
+    speaking,
+    `the mouth read while open (peak jaw ${(await readState(page)).peakJaw.toFixed(2)})`,
+  ).toBeDefined();
   const state = await readState(page);
   const order = [
     'connection:connecting',
     'connection:connected',
     'conversation:idle',
-    'conversation:playing',
-    'conversation:paused',
     'conversation:playing',
     'conversation:idle',
   ];
@@ -148,14 +136,16 @@ test('SDK mode: a sample plays with moving lips; states in order; the mouth clos
   // Audio reached the output (after the volume) and the jaw followed it.
   expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
   expect(state.peakJaw, 'peak jawOpen while playing').toBeGreaterThan(0.1);
-  const moving = await mouthDiff(page, closed, speaking);
-  expect(moving, `mouth region differs while speaking (jaw ${jawAtShot})`).toBeGreaterThan(1.5);
+  const moving = await mouthDiff(page, closed!.png, speaking!.png);
+  const jawAtShot = speaking!.jaw.toFixed(2);
+  expect(moving, `mouth region differs while speaking (jaw ${jawAtShot})`).toBeGreaterThan(5);
 
   // After the transition back to idle (40 frames), the mouth is closed again.
   await page.waitForTimeout(2000);
   const after = await readState(page);
   expect(after.jawOpen).toBeLessThan(0.03);
-  const restDiff = await mouthDiff(page, closed, await mouthShot(page));
+  const rest = await captureMouth(page, { minJaw: 0, whilePlaying: false, timeoutMs: 10_000 });
+  const restDiff = await mouthDiff(page, closed!.png, rest!.png);
   // Idle motion (breathing, head sway) keeps moving the region a little, so "closed" is read from
   // the applied jaw influence; the pixel difference at rest is reported for reference.
   test.info().annotations.push({

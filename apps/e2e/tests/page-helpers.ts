@@ -66,83 +66,56 @@ export async function sampleStates(page: Page, count: number, intervalMs: number
 }
 
 /**
- * In the page: clicks `testid` (a sample), waits (polling every 5 ms) for the jaw influence applied
- * to the avatar to reach `minJaw` while playing, and clicks Pause in that same task. Pausing
- * suspends the audio clock, which the animation follows, a moment later; so the pose counts only
- * once the jaw has stopped moving (unchanged for 200 ms) and is still at least `minJaw`, and if it
- * settled lower, playback resumes and the next open moment is tried. Returns the held jaw, or
- * undefined if no open pose was held before playback ended (or `timeoutMs` passed). Page-side, so
- * a slow test process cannot miss a moment of speech; the held pose stays put for a slow
- * screenshot.
+ * In the page (opened with `?capture=1`, which keeps the avatar canvas's last frame readable):
+ * optionally clicks `click`, then at each animation frame checks the jaw influence applied to the
+ * avatar, and the first time it is at least `minJaw` (while playing, when `whilePlaying`) copies
+ * the mouth region out of the canvas as a PNG: x 36–64 %, y 44–62 % of the stage, where the
+ * avatar's framing (its manifest) puts the mouth, a little below the middle.
+ * Reading the canvas takes one frame, where a screenshot takes long enough (hundreds of ms on
+ * software GL) for the mouth to close between syllables. Undefined if that did not happen within
+ * `timeoutMs` (or playback ended first, when `whilePlaying`).
  */
-export async function playAndPauseWithOpenMouth(
+export async function captureMouth(
   page: Page,
-  testid: string,
-  minJaw: number,
-  timeoutMs: number,
-): Promise<number | undefined> {
-  return page.evaluate(
-    async ([id, min, timeout]) => {
-      const d = window.__demo;
-      const conversation = () => document.querySelector('[data-testid=conversation-state]')?.textContent;
-      const pause = () => (document.querySelector('[data-testid=pause]') as HTMLElement).click();
-      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const t0 = performance.now();
-      const waitFor = async (condition: () => boolean, failIf: () => boolean) => {
-        while (!condition()) {
-          if (performance.now() - t0 > timeout || failIf()) return false;
-          await sleep(5);
-        }
-        return true;
+  options: { minJaw: number; whilePlaying: boolean; click?: string; timeoutMs: number },
+): Promise<{ png: Buffer; jaw: number } | undefined> {
+  await page.getByTestId('avatar').scrollIntoViewIfNeeded();
+  const result = await page.evaluate(async ({ minJaw, whilePlaying, click, timeoutMs }) => {
+    const d = window.__demo;
+    const stage = document.querySelector('[data-testid=avatar]') as HTMLElement;
+    const canvas = stage.querySelector('canvas') as HTMLCanvasElement;
+    const conversation = () => document.querySelector('[data-testid=conversation-state]')?.textContent;
+    if (click) (document.querySelector(`[data-testid=${click}]`) as HTMLElement).click();
+    const t0 = performance.now();
+    let started = false;
+    const jaw = await new Promise<number | undefined>((resolve) => {
+      const check = () => {
+        const playing = conversation() === 'playing';
+        started ||= playing;
+        if (performance.now() - t0 > timeoutMs || (whilePlaying && started && !playing))
+          return resolve(undefined);
+        if (d.jawOpen >= minJaw && (!whilePlaying || playing)) return resolve(d.jawOpen);
+        requestAnimationFrame(check);
       };
-      const ended = () => conversation() === 'idle';
-      (document.querySelector(`[data-testid=${id}]`) as HTMLElement).click();
-      if (
-        !(await waitFor(
-          () => conversation() === 'playing',
-          () => false,
-        ))
-      )
-        return undefined;
-      for (;;) {
-        if (!(await waitFor(() => conversation() === 'playing' && d.jawOpen >= min, ended))) return undefined;
-        pause();
-        if (!(await waitFor(() => conversation() === 'paused', ended))) return undefined;
-        let last = d.jawOpen;
-        let since = performance.now();
-        while (performance.now() - since < 200) {
-          if (performance.now() - t0 > timeout) return undefined;
-          await sleep(10);
-          if (d.jawOpen !== last) [last, since] = [d.jawOpen, performance.now()];
-        }
-        if (last >= min) return last;
-        pause(); // it settled closed: resume and try the next open moment
-        if (!(await waitFor(() => conversation() === 'playing', ended))) return undefined;
-      }
-    },
-    [testid, minJaw, timeoutMs] as const,
-  );
-}
-
-/**
- * A screenshot of the mouth: the avatar's camera frames the face (the manifest's framing), which
- * puts the mouth a little below the middle of the stage.
- */
-export async function mouthShot(page: Page): Promise<Buffer> {
-  const stage = page.getByTestId('avatar');
-  // Clicking a control low in the controls column scrolls the page; bring the stage back first.
-  await stage.scrollIntoViewIfNeeded();
-  const box = await stage.boundingBox();
-  if (!box) throw new Error('The avatar stage is not visible.');
-  return page.screenshot({
-    clip: {
-      x: box.x + box.width * 0.36,
-      y: box.y + box.height * 0.44,
-      width: box.width * 0.28,
-      height: box.height * 0.18,
-    },
-    animations: 'allow',
-  });
+      requestAnimationFrame(check);
+    });
+    if (jaw === undefined) return undefined;
+    const s = stage.getBoundingClientRect();
+    const c = canvas.getBoundingClientRect();
+    const scale = canvas.width / c.width;
+    const sx = Math.round((s.x + s.width * 0.36 - c.x) * scale);
+    const sy = Math.round((s.y + s.height * 0.44 - c.y) * scale);
+    const sw = Math.round(s.width * 0.28 * scale);
+    const sh = Math.round(s.height * 0.18 * scale);
+    const out = new OffscreenCanvas(sw, sh);
+    out.getContext('2d')!.drawImage(canvas, sx, sy, sw, sh, 0, 0, sw, sh);
+    const blob = await out.convertToBlob({ type: 'image/png' });
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return { png: btoa(binary), jaw };
+  }, options);
+  return result && { png: Buffer.from(result.png, 'base64'), jaw: result.jaw };
 }
 
 /** Mean absolute difference (0..255) between two same-size PNGs, decoded by the page. */
