@@ -4,8 +4,9 @@
 #   docker build -t avatar-drive-service .
 #   docker run -p 8710:8710 -e AVATAR_DRIVE_SIGNING_KEY=… -e AVATAR_DRIVE_APPS='[…]' avatar-drive-service
 #
-# Stage 1 builds the service and the workspace packages it runs (core, engine, avatars) with the
-# pinned pnpm; `pnpm deploy` then copies the service with its production dependencies only into a
+# Stage 1 builds the service and the workspace packages it runs (core, engine, avatars; client-core
+# for the avatars' build; clang + lld for the engine's WebAssembly) with the pinned pnpm;
+# `pnpm deploy` then copies the service with its production dependencies only into a
 # self-contained directory. Stage 2 is that directory on a slim Node image, run as the unprivileged
 # `node` user (uid 1000). See docs/deploy.md ("Container image").
 
@@ -15,9 +16,14 @@ FROM ${NODE_IMAGE} AS build
 ENV CI=true
 WORKDIR /src
 RUN npm install --global --no-fund --no-audit pnpm@10.34.9
+# clang + lld build the engine's WebAssembly SIMD module (without them the engine is TypeScript only).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends clang=1:14.0-55.7~deb12u1 lld=1:14.0-55.7~deb12u1 \
+ && rm -rf /var/lib/apt/lists/*
 # Manifests first, so the dependency layer is reused while only sources change.
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
 COPY packages/core/package.json packages/core/
+COPY packages/client-core/package.json packages/client-core/
 COPY packages/engine/package.json packages/engine/
 COPY packages/avatars/package.json packages/avatars/
 COPY packages/test-chromium/package.json packages/test-chromium/
@@ -25,6 +31,7 @@ COPY apps/service/package.json apps/service/
 RUN pnpm install --frozen-lockfile --filter "@avatar-drive/service..."
 COPY tsconfig.base.json turbo.json ./
 COPY packages/core packages/core
+COPY packages/client-core packages/client-core
 COPY packages/engine packages/engine
 COPY packages/avatars packages/avatars
 COPY packages/test-chromium packages/test-chromium
