@@ -213,7 +213,8 @@ describe('decoders never throw anything but AvatarError', () => {
         if (!(result instanceof AvatarError))
           onlyAvatarErrors(() => fromBinary(ServerResponseAnimationSchema, result));
       }),
-      RUNS,
+      // [0x31, 0x00]: field 6 tagged fixed64 with one byte left (found by CI, seed 350171788).
+      { ...RUNS, examples: [[Uint8Array.from([0x31, 0x00])]] },
     );
   });
 

@@ -38,16 +38,26 @@ export function responseAnimationBytes(frame: Uint8Array, decoded: ServerRespons
   const reader = new BinaryReader(frame);
   let slice: Uint8Array | undefined;
   let occurrences = 0;
-  while (reader.pos < reader.len) {
-    const [fieldNo, wireType] = reader.tag();
-    if (fieldNo === RESPONSE_ANIMATION_FIELD && wireType === WireType.LengthDelimited) {
-      const length = reader.uint32();
-      slice = frame.subarray(reader.pos, reader.pos + length);
-      reader.pos += length;
-      occurrences += 1;
-    } else {
-      reader.skip(wireType, fieldNo);
+  try {
+    while (reader.pos < reader.len) {
+      const [fieldNo, wireType] = reader.tag();
+      if (fieldNo === RESPONSE_ANIMATION_FIELD && wireType === WireType.LengthDelimited) {
+        const length = reader.uint32();
+        slice = frame.subarray(reader.pos, reader.pos + length);
+        reader.pos += length;
+        occurrences += 1;
+      } else {
+        reader.skip(wireType, fieldNo);
+      }
     }
+  } catch (error) {
+    // The generated decoder reads a message field whatever its wire type says, so a frame it
+    // accepted can still be one this stricter walk cannot step through (e.g. field 6 tagged
+    // fixed64 with one byte left). Such a frame is not a valid animation message.
+    throw new AvatarError(
+      'protocolError',
+      `Malformed SERVER_RESPONSE_ANIMATION frame (${(error as Error).message}); the sender is not speaking driveningress.v2.`,
+    );
   }
   if (occurrences === 1 && slice !== undefined) return slice;
   return toBinary(ServerResponseAnimationSchema, decoded);
