@@ -20,12 +20,19 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       specularIntensity: 0.5,
     }),
     mouth: new THREE.MeshStandardMaterial({ name: 'Mouth', vertexColors: true, roughness: 0.5 }),
-    eye: new THREE.MeshPhysicalMaterial({
-      name: 'Eye',
-      vertexColors: true,
-      roughness: 0.3,
-      clearcoat: 1,
-      clearcoatRoughness: 0.04,
+    // The eyeball is moist but not glassy; the highlight comes from the cornea over it.
+    eye: new THREE.MeshPhysicalMaterial({ name: 'Eye', vertexColors: true, roughness: 0.4 }),
+    // Clear and glossy: it transmits the iris behind it and reflects at full strength (a plain
+    // alpha-blended shell would scale its own highlight down by its opacity).
+    cornea: new THREE.MeshPhysicalMaterial({
+      name: 'Cornea',
+      // Not mirror-sharp: the key light's highlight reads as a small catchlight, not a pinpoint.
+      roughness: 0.07,
+      metalness: 0,
+      transmission: 1,
+      thickness: 0,
+      ior: 1.376,
+      specularIntensity: 1,
     }),
     teeth: new THREE.MeshPhysicalMaterial({
       name: 'Teeth',
@@ -68,4 +75,22 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       sheenRoughness: 0.6,
     }),
   };
+}
+
+/**
+ * The face's textured skin: base colour, normals and roughness come from the baked maps (the
+ * vertex colours multiply the base colour: white on the skin, darker inside the mouth), so the
+ * factors here are neutral; the sheen and specular match the untextured skin round it.
+ */
+export function createFaceMaterial(style: AvatarStyle): THREE.MeshPhysicalMaterial {
+  return new THREE.MeshPhysicalMaterial({
+    name: 'FaceSkin',
+    vertexColors: true,
+    roughness: 1,
+    metalness: 0,
+    sheen: 0.15,
+    sheenColor: new THREE.Color(style.colors.blush).lerp(new THREE.Color(0xffffff), 0.2),
+    sheenRoughness: 0.45,
+    specularIntensity: 0.5,
+  });
 }
