@@ -159,11 +159,30 @@ function toMesh(
       : new THREE.Uint32BufferAttribute(part.indices, 1),
   );
   geometry.computeVertexNormals();
+  if (textured && part.texture) addTangents(geometry);
   if (part.targets) addMorphTargets(geometry, part, shapes);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;
   if (part.targets) mesh.updateMorphTargets();
   return mesh;
+}
+
+/**
+ * Per-vertex tangents for the normal map, stored so no viewer has to guess them (the validator
+ * warns otherwise): x along +u; w chosen so that cross(normal, tangent) · w points up the image
+ * (towards smaller v), the normal map's +y in glTF. three's computeTangents makes the bitangent
+ * follow +v instead, so its handedness is flipped.
+ */
+function addTangents(geometry: THREE.BufferGeometry): void {
+  geometry.computeTangents();
+  const tangent = geometry.getAttribute('tangent') as THREE.BufferAttribute;
+  for (let i = 0; i < tangent.count; i++) {
+    const x = tangent.getX(i);
+    const y = tangent.getY(i);
+    const z = tangent.getZ(i);
+    if (Number.isFinite(x + y + z) && Math.hypot(x, y, z) > 0.5) tangent.setW(i, -tangent.getW(i));
+    else throw new Error(`${geometry.name || 'mesh'}: no tangent at vertex ${i} (degenerate UVs)`);
+  }
 }
 
 function addMorphTargets(geometry: THREE.BufferGeometry, part: Part, shapes: readonly MorphShape[]): void {

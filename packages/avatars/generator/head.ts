@@ -112,7 +112,13 @@ export function buildHead(layout: FaceLayout): Part {
       Math.min(1, color[1] / seamColor[1]),
       Math.min(1, color[2] / seamColor[2]),
     );
-    return { p, color, uv: seam.uv, textured, rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) } };
+    // Step a little into the texture (towards the mouth centre) per inner ring, so no triangle
+    // is degenerate in UV and the tangents stay defined; it reads the lip texels by the seam.
+    const uv: [number, number] = [
+      seam.uv[0] - Math.cos(alpha) * q * 0.006,
+      seam.uv[1] + Math.sin(alpha) * q * 0.006,
+    ];
+    return { p, color, uv, textured, rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) } };
   };
 
   const rows: RingVertex[][] = [];
