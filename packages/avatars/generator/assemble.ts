@@ -32,6 +32,11 @@ export interface BuildOptions {
    * for the built-ins; the format samples keep plain vertex colours and stay small.
    */
   skinTextures?: boolean;
+  /**
+   * Give each eye its clear cornea shell (a transmissive PBR material): true for the built-ins;
+   * the toon (MToon) samples leave it out, since an opaque toon shell would hide the iris.
+   */
+  corneas?: boolean;
 }
 
 /** Position deltas below this (metres) and normal deltas below this are stored as exact zeros. */
@@ -107,9 +112,11 @@ export function buildAvatarScene(
     const [x, y, z] = warp(layout.eyes[side]);
     eye.position.set(x, y, z).add(headOffset);
     head.add(eye);
-    const cornea = toMesh(buildCornea(layout, side), materials.cornea, shapes);
-    cornea.position.copy(eye.position);
-    head.add(cornea);
+    if (options.corneas ?? true) {
+      const cornea = toMesh(buildCornea(layout, side), materials.cornea, shapes);
+      cornea.position.copy(eye.position);
+      head.add(cornea);
+    }
   }
 
   const body = new THREE.Group();
