@@ -5,7 +5,20 @@
  */
 import type { ArkitBlendshape } from '@avatar-drive/core';
 import type { FaceLayout } from './layout.js';
-import { add, gauss, lerp, linearRgb, mix3, rotX, rotY, scale, smoothstep, sub, type V3, v3 } from './math.js';
+import {
+  add,
+  gauss,
+  lerp,
+  linearRgb,
+  mix3,
+  rotX,
+  rotY,
+  scale,
+  smoothstep,
+  sub,
+  type V3,
+  v3,
+} from './math.js';
 import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
 const EYE_SEGMENTS = 64;

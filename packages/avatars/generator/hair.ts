@@ -188,7 +188,8 @@ function addFringeLocks(
           up: dir,
           // Tips taper to a fine rounded point (a blunt end reads as a sawtooth along the fringe).
           width:
-            width * (0.4 + 0.6 * smoothstep(0, 0.3, k)) * Math.sqrt(1 - 0.99 * smoothstep(0.45, 1, k)) + 0.0002,
+            width * (0.4 + 0.6 * smoothstep(0, 0.3, k)) * Math.sqrt(1 - 0.99 * smoothstep(0.45, 1, k)) +
+            0.0002,
           thickness: 0.0016 * (1 - 0.7 * smoothstep(0.3, 1, k)) + 0.0002,
           color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
         });

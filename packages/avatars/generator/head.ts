@@ -57,8 +57,7 @@ export function buildHead(layout: FaceLayout): Part {
     const fall = 1 - smoothstep(0.85 * border, border + 0.014, t);
     const ridge = (1 - lower) * 0.22 * gauss((t - border) ** 2, 0.0045);
     let bulge = full * corner * (rise * fall + ridge);
-    const philtrumBand =
-      (1 - lower) * smoothstep(border, border + 0.01, t) * (1 - smoothstep(0.07, 0.12, t));
+    const philtrumBand = (1 - lower) * smoothstep(border, border + 0.01, t) * (1 - smoothstep(0.07, 0.12, t));
     bulge += 0.0007 * philtrumBand * gauss((Math.abs(p[0]) - 0.0048) ** 2, 0.0014);
     p = add(p, scale(norm(dir), bulge));
     const color = paintSkin(layout, palette, p, t, alpha, VERTEX_DETAIL);
@@ -118,7 +117,13 @@ export function buildHead(layout: FaceLayout): Part {
       seam.uv[0] - Math.cos(alpha) * q * 0.006,
       seam.uv[1] + Math.sin(alpha) * q * 0.006,
     ];
-    return { p, color, uv, textured, rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) } };
+    return {
+      p,
+      color,
+      uv,
+      textured,
+      rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) },
+    };
   };
 
   const rows: RingVertex[][] = [];

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
 // @ts-expect-error gltf-validator ships no type declarations
 import validator from 'gltf-validator';
-import type * as THREE from 'three';
 import jpeg from 'jpeg-js';
+import type * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { buildAvatarScene } from '../generator/assemble.js';
@@ -28,7 +28,10 @@ interface GltfDoc {
   nodes: { name?: string; mesh?: number }[];
   meshes: { primitives: { attributes: Record<string, number>; material: number }[] }[];
   materials: {
-    pbrMetallicRoughness: { baseColorTexture?: { index: number }; metallicRoughnessTexture?: { index: number } };
+    pbrMetallicRoughness: {
+      baseColorTexture?: { index: number };
+      metallicRoughnessTexture?: { index: number };
+    };
     normalTexture?: { index: number };
     occlusionTexture?: { index: number };
   }[];

@@ -83,8 +83,7 @@ export function bakeSkinMaps(layout: FaceLayout, warp: HeadWarp, size: number): 
       // Creases and cavities take less of the room light: nostrils, sockets, the lip seam.
       const nostril =
         gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0025) * smoothstep(0.07, 0.09, p[2]);
-      const socket =
-        gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2, 0.009) * front;
+      const socket = gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2, 0.009) * front;
       const seam = 1 - smoothstep(0, 0.01, t);
       const occlusion = clamp(1 - 0.5 * nostril - 0.25 * socket - 0.35 * seam);
       orm[k * 3] = Math.round(occlusion * 255);

@@ -92,14 +92,18 @@ export function embedTextures(
   }
   const bin = new Uint8Array(length);
   bin.set(doc.bin);
-  images.forEach((image, k) => bin.set(image, starts[k]!));
+  for (const [k, image] of images.entries()) bin.set(image, starts[k]!);
 
   json.images ??= [];
   json.samplers ??= [];
   json.textures ??= [];
   const sampler =
-    json.samplers.push({ magFilter: LINEAR, minFilter: LINEAR_MIPMAP_LINEAR, wrapS: REPEAT, wrapT: CLAMP_TO_EDGE }) -
-    1;
+    json.samplers.push({
+      magFilter: LINEAR,
+      minFilter: LINEAR_MIPMAP_LINEAR,
+      wrapS: REPEAT,
+      wrapT: CLAMP_TO_EDGE,
+    }) - 1;
   const textureOf = (k: number): number => {
     const bufferView =
       json.bufferViews.push({ buffer: 0, byteOffset: starts[k]!, byteLength: images[k]!.byteLength }) - 1;
@@ -107,7 +111,7 @@ export function embedTextures(
     return json.textures!.push({ sampler, source }) - 1;
   };
   let k = 0;
-  for (const [name, _set] of sets) {
+  for (const name of sets.keys()) {
     const baseColor = textureOf(k++);
     const normal = textureOf(k++);
     const orm = textureOf(k++);
