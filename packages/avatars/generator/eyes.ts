@@ -48,7 +48,8 @@ function irisFibres(phi: number, k: number): number {
 export function buildEye(layout: FaceLayout, side: Side): Part {
   const r = layout.eyeRadius;
   const c = layout.style.colors;
-  const iris = linearRgb(c.iris);
+  // The cornea shell over the iris dims it by its opacity (30 %, see materials.ts): brighten to match.
+  const iris = scale(linearRgb(c.iris), 1 / 0.7);
   const irisRim = linearRgb(c.irisRim);
   const irisLight = mix3(iris, v3(1, 0.92, 0.7), 0.35);
   const pupil = v3(0.008, 0.007, 0.007);
@@ -149,9 +150,9 @@ function gazeTargets(side: Side, positions: V3[]): Part['targets'] {
 }
 
 /**
- * The cornea: a clear, glossy dome over the iris that meets the eyeball at the limbus. Its
- * material transmits (the iris shows through) and reflects at full strength, so the eye gets a
- * sharp highlight of the lights and the room; it turns with the eyeball.
+ * The cornea: a clear, glossy dome over the iris that meets the eyeball at the limbus. It bulges
+ * more than the eyeball, so it catches the lights and the room as a sharp highlight where the
+ * flatter iris behind it would not; it turns with the eyeball.
  */
 export function buildCornea(layout: FaceLayout, side: Side): Part {
   const r = layout.eyeRadius;

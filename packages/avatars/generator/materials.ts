@@ -20,19 +20,30 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       specularIntensity: 0.5,
     }),
     mouth: new THREE.MeshStandardMaterial({ name: 'Mouth', vertexColors: true, roughness: 0.5 }),
-    // The eyeball is moist but not glassy; the highlight comes from the cornea over it.
-    eye: new THREE.MeshPhysicalMaterial({ name: 'Eye', vertexColors: true, roughness: 0.4 }),
-    // Clear and glossy: it transmits the iris behind it and reflects at full strength (a plain
-    // alpha-blended shell would scale its own highlight down by its opacity).
+    // The eyeball is moist: a soft clearcoat sheen over sclera and iris.
+    eye: new THREE.MeshPhysicalMaterial({
+      name: 'Eye',
+      vertexColors: true,
+      roughness: 0.35,
+      clearcoat: 0.5,
+      clearcoatRoughness: 0.1,
+    }),
+    // A clear, glossy shell over the iris that carries the sharp highlights. Alpha-blended, not
+    // transmissive: transmission re-renders the whole scene every frame (≈ 1.7× the frame time in
+    // SwiftShader) for a few hundred pixels. Its black base only tints the iris (the iris colours
+    // are brightened to match); the blend scales its reflections by the opacity, so the
+    // highlights are made sharp and strong enough to stand out after it.
     cornea: new THREE.MeshPhysicalMaterial({
       name: 'Cornea',
-      // Not mirror-sharp: the key light's highlight reads as a small catchlight, not a pinpoint.
-      roughness: 0.07,
+      color: 0x000000,
+      transparent: true,
+      opacity: 0.3,
+      depthWrite: false,
+      roughness: 0.06,
       metalness: 0,
-      transmission: 1,
-      thickness: 0,
-      ior: 1.376,
       specularIntensity: 1,
+      clearcoat: 1,
+      clearcoatRoughness: 0.03,
     }),
     teeth: new THREE.MeshPhysicalMaterial({
       name: 'Teeth',
