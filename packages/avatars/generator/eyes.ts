@@ -28,8 +28,8 @@ const IRIS = 0.56;
 /** Gaze rotation at weight 1 (radians). */
 const LOOK_H = 0.42;
 const LOOK_V = 0.33;
-/** The cornea's rim (radians from the pole), just past the iris where it meets the sclera. */
-const CORNEA_RIM = IRIS + 0.14;
+/** The cornea's rim (radians from the pole): on the dark limbus, so its tint never greys the sclera. */
+const CORNEA_RIM = IRIS + 0.03;
 
 type Side = 0 | 1;
 const SIDE_NAME = ['Left', 'Right'] as const;

@@ -72,9 +72,9 @@ export function bakeSkinMaps(layout: FaceLayout, warp: HeadWarp, size: number): 
       const tZone =
         front *
         Math.max(
-          // forehead centre, nose bridge to tip, chin
-          gauss(p[0] ** 2 * 0.35 + (p[1] - 0.05) ** 2 * 0.5, 0.018),
-          gauss(p[0] ** 2 * 4 + (p[1] + 0.008) ** 2 * 0.25, 0.012),
+          // forehead centre, nose (bridge to tip), chin; the brow between them stays matte
+          gauss(p[0] ** 2 * 0.35 + (p[1] - 0.06) ** 2 * 0.6, 0.018),
+          gauss(p[0] ** 2 * 4 + (p[1] + 0.018) ** 2 * 0.35, 0.012),
           gauss(p[0] ** 2 + (p[1] + 0.085) ** 2, 0.014),
         );
       const cheek = front * gauss((Math.abs(p[0]) - 0.042) ** 2 + (p[1] + 0.025) ** 2, 0.016);
