@@ -5,10 +5,11 @@
  * JavaScript, frame encoding, socket writes, input path, timers, GC, …), so that the breakdown in
  * docs/benchmarks.md can be reproduced from a profile file.
  *
- * A sample counts for the function it was taken in (self time); "(idle)" (the loop waiting in
- * epoll) is left out of the shares. The parts are assigned by the sampled function's name and
- * source file, the first matching rule winning (see {@link PARTS}); start-up (module loading,
- * compiling) shows as its own part. `--skip-ms N` drops the profile's first N ms (start-up and
+ * A sample counts for the function it was taken in (self time) and for one part, chosen by that
+ * function and its callers (see {@link PARTS}); "(idle)" (the loop waiting in epoll) is left out of
+ * the shares. The sampler runs on wall time: a thread preempted by another process (on loopback,
+ * often the bench client its write just woke) is billed to what it was running, so compare the
+ * shares with the service's user/system CPU split the bench prints. `--skip-ms N` drops the profile's first N ms (start-up and
  * ramp), `--top N` sets how many functions are listed.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -33,73 +34,59 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** Parts of a session's cost: the first rule whose test matches a sampled frame names its part. */
-const PARTS: { part: string; test: (f: CallFrame) => boolean }[] = [
-  { part: 'idle', test: (f) => f.functionName === '(idle)' },
-  { part: 'GC', test: (f) => f.functionName === '(garbage collector)' },
+/** One frame of a sample's stack: function name and source file. */
+type Frame = CallFrame;
+
+const isWasm = (f: Frame) => f.url.startsWith('wasm://') || /^wasm-function/.test(f.functionName);
+const inFile = (stack: readonly Frame[], file: string, fn?: string) =>
+  stack.some((f) => f.url.endsWith(file) && (fn === undefined || f.functionName === fn));
+const has = (stack: readonly Frame[], fn: string) => stack.some((f) => f.functionName === fn);
+
+/**
+ * Parts of a session's cost, by where a sample was taken (its leaf) and what called it (its
+ * stack): the first rule that matches names the part. The engine call and the animation output
+ * are counted inclusively (all they call); "input" is what remains of a socket read.
+ */
+const PARTS: { part: string; test: (leaf: Frame, stack: readonly Frame[]) => boolean }[] = [
+  { part: 'idle', test: (leaf) => leaf.functionName === '(idle)' },
+  { part: 'GC', test: (leaf) => leaf.functionName === '(garbage collector)' },
+  { part: '(program): native, outside JavaScript', test: (leaf) => leaf.functionName === '(program)' },
   {
     part: 'engine: WebAssembly',
-    test: (f) => f.url.startsWith('wasm://') || /^\$?f\d+$|^wasm-/.test(f.functionName),
+    test: (leaf, stack) => isWasm(leaf) && inFile(stack, 'inline-pool.ts'),
   },
   {
     part: 'engine: frame objects (createDriveFrame)',
-    test: (f) => f.functionName === 'createDriveFrame',
+    test: (leaf, stack) => leaf.functionName === 'createDriveFrame' && inFile(stack, 'inline-pool.ts'),
   },
-  { part: 'engine: JavaScript', test: (f) => f.url.includes('/packages/engine/') },
+  { part: 'engine: JavaScript around it', test: (_, stack) => inFile(stack, 'inline-pool.ts') },
   {
-    part: 'output: animation encoding',
-    test: (f) =>
-      f.url.includes('response-animation') ||
-      f.url.includes('animation-frames') ||
-      f.url.includes('/wire/fast/varint'),
+    part: 'animation out: write system call',
+    test: (leaf, stack) => leaf.functionName === 'writeBuffer' && inFile(stack, 'socket-output.ts', 'frames'),
   },
   {
-    part: 'socket writes (writev/writeBuffer)',
-    test: (f) => /^(writev|writeBuffer|writeUtf8String|writeGeneric|writevGeneric)$/.test(f.functionName),
+    part: 'animation out: encoding (AnimationBytes, frame header)',
+    test: (_, stack) =>
+      inFile(stack, 'socket-output.ts', 'frames') && (has(stack, 'animationFrame') || has(stack, 'encode')),
   },
   {
-    part: 'input: frame reader, audio decode',
-    test: (f) =>
-      f.url.includes('frame-reader') ||
-      f.url.includes('/wire/fast/audio-input') ||
-      f.url.includes('/audio/') ||
-      f.url.includes('intake-limiter'),
-  },
-  { part: 'socket reads (onStreamRead)', test: (f) => f.functionName === 'onStreamRead' },
-  {
-    part: 'session logic (drive-session, feed, clock, output)',
-    test: (f) => f.url.includes('/src/ingress/') || f.url.includes('/engine-pool/'),
+    part: 'animation out: Node stream write path, backpressure check',
+    test: (_, stack) => inFile(stack, 'socket-output.ts', 'frames'),
   },
   {
-    part: 'overload guard, metrics',
-    test: (f) => f.url.includes('overload-guard') || f.url.includes('metrics'),
-  },
-  { part: 'ws library', test: (f) => f.url.includes('/node_modules/') && f.url.includes('/ws/') },
-  {
-    part: 'timers',
-    test: (f) =>
-      /^(listOnTimeout|processTimers|insert|setTimeout|clearTimeout|unenroll|Timeout)$/.test(
-        f.functionName,
-      ) || f.url.includes('internal/timers'),
+    part: 'other messages (playback states, confirm) through ws',
+    test: (_, stack) => inFile(stack, 'ws-sender.ts') || inFile(stack, 'websocket.js', 'send'),
   },
   {
-    part: 'Node streams, net, events',
-    test: (f) =>
-      f.url.startsWith('node:internal/streams') ||
-      f.url.startsWith('node:net') ||
-      f.url.startsWith('node:events') ||
-      f.url.startsWith('node:internal/stream_base_commons') ||
-      f.url.startsWith('node:buffer') ||
-      f.url.startsWith('node:internal/buffer'),
+    part: 'input: read, stream, frame reader, decode, session logic',
+    test: (_, stack) => has(stack, 'onStreamRead'),
   },
+  { part: 'timers', test: (_, stack) => has(stack, 'listOnTimeout') || has(stack, 'processTimers') },
   {
     part: 'start-up (modules, compile)',
-    test: (f) =>
-      f.url.includes('internal/modules') ||
-      f.url.includes('/tsx/') ||
-      f.url.includes('esbuild') ||
-      f.functionName === '(program)' ||
-      f.functionName === 'compileFunction',
+    test: (leaf, stack) =>
+      stack.some((f) => f.url.includes('internal/modules') || f.url.includes('/tsx/')) ||
+      leaf.functionName === 'compileFunction',
   },
 ];
 
@@ -133,13 +120,27 @@ let idle = 0;
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stacks = new Map<number, Frame[]>();
+  const stackOf = (id: number): Frame[] => {
+    let stack = stacks.get(id);
+    if (!stack) {
+      stack = [];
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+        stack.push(nodes.get(at)!.callFrame);
+      stacks.set(id, stack);
+    }
+    return stack;
+  };
   let t = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i + 1] ?? 0;
     t += profile.timeDeltas[i]!;
     if (t < skipUs) continue;
     const frame = nodes.get(profile.samples[i]!)!.callFrame;
-    const part = PARTS.find((p) => p.test(frame))?.part ?? 'other';
+    const stack = stackOf(profile.samples[i]!);
+    const part = PARTS.find((p) => p.test(frame, stack))?.part ?? 'other';
     if (part === 'idle') {
       idle += dt;
       continue;
