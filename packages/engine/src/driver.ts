@@ -367,14 +367,19 @@ function hasFrameLayout(frame: DriveFrame): boolean {
 /** Makes a recycled frame what {@link createDriveFrame} would return for `index` (all zeros). */
 function clearDriveFrame(frame: DriveFrame, index: number): void {
   frame.index = index;
-  frame.translation.fill(0);
-  frame.rotation.fill(0);
-  frame.neckPose.fill(0);
-  frame.jawPose.fill(0);
-  frame.eyePose.fill(0);
-  frame.eyeLid.fill(0);
-  frame.expression.fill(0);
-  frame.visemes.fill(0);
+  zero(frame.translation);
+  zero(frame.rotation);
+  zero(frame.neckPose);
+  zero(frame.jawPose);
+  zero(frame.eyePose);
+  zero(frame.eyeLid);
+  zero(frame.expression);
+  zero(frame.visemes);
+}
+
+/** A loop, not `fill(0)`: for arrays this small the builtin's call costs more than the stores. */
+function zero(values: Float32Array): void {
+  for (let k = 0; k < values.length; k++) values[k] = 0;
 }
 
 function closedError(): AvatarError {
