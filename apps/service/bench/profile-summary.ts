@@ -95,10 +95,11 @@ const { values, positionals } = parseArgs({
   options: {
     top: { type: 'string', default: '30' },
     'skip-ms': { type: 'string', default: '0' },
+    'last-ms': { type: 'string' },
   },
 });
 if (positionals.length === 0 || process.argv.includes('--help')) {
-  console.log(`Usage: pnpm --filter @avatar-drive/service bench:profile [--top 30] [--skip-ms 0] DIR_OR_FILE…
+  console.log(`Usage: pnpm --filter @avatar-drive/service bench:profile [--top 30] [--skip-ms 0 | --last-ms N] DIR_OR_FILE…
 
 Self time per function and per part of a session's cost, from .cpuprofile files (a directory: all
 of them, e.g. one per service process).`);
@@ -133,11 +134,14 @@ for (const file of files) {
     }
     return stack;
   };
+  // --last-ms: the end of the profile only (the bench's hold is its last seconds).
+  const span = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const from = values['last-ms'] ? span - Number(values['last-ms']) * 1000 : skipUs;
   let t = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i + 1] ?? 0;
     t += profile.timeDeltas[i]!;
-    if (t < skipUs) continue;
+    if (t < from) continue;
     const frame = nodes.get(profile.samples[i]!)!.callFrame;
     const stack = stackOf(profile.samples[i]!);
     const part = PARTS.find((p) => p.test(frame, stack))?.part ?? 'other';
@@ -155,7 +159,7 @@ for (const file of files) {
 
 const pct = (us: number) => `${((100 * us) / total).toFixed(1)} %`;
 console.log(
-  `${files.length} profile(s): ${(total / 1e6).toFixed(2)} s busy, ${(idle / 1e6).toFixed(2)} s idle (skipped the first ${values['skip-ms']} ms of each)\n`,
+  `${files.length} profile(s): ${(total / 1e6).toFixed(2)} s busy, ${(idle / 1e6).toFixed(2)} s idle (${values['last-ms'] ? `the last ${values['last-ms']} ms` : `after the first ${values['skip-ms']} ms`} of each)\n`,
 );
 console.log('| Part | Self time | Share of busy |\n| --- | ---: | ---: |');
 for (const [part, us] of [...byPart].sort((a, b) => b[1] - a[1]))
