@@ -332,7 +332,8 @@ function level(x: Float32Array, from: number, to: number): number {
 function soundEnd(x: Float32Array, floor: number, end: number, silence: number): number {
   const speech = silence * SPEECH_ABOVE_SILENCE;
   let lastLoud = -1;
-  for (let at = floor; at + SNAP_HOP <= end; at += SNAP_HOP) if (level(x, at, at + SNAP_HOP) >= speech) lastLoud = at;
+  for (let at = floor; at + SNAP_HOP <= end; at += SNAP_HOP)
+    if (level(x, at, at + SNAP_HOP) >= speech) lastLoud = at;
   if (lastLoud < 0) {
     let cut = end;
     while (cut - SNAP_HOP >= floor && level(x, cut - SNAP_HOP, cut) < silence) cut -= SNAP_HOP;
