@@ -9,11 +9,12 @@
  * does), rewritten into the symbols Kokoro was trained on (misaki's: one letter per diphthong and
  * affricate, no length marks in US English).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closureThreshold, type PhoneSpan } from './labels.js';
+import { runHelper } from './run-helper.js';
 import { KOKORO_MODIFIERS, KOKORO_STRESS, KOKORO_VISEMES } from './visemes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -169,40 +170,27 @@ export function parseKokoroOutput(stdout: string, jobs: readonly KokoroJob[]): K
 }
 
 /** Synthesises a batch with one helper process (one ONNX session for the batch). */
-export function synthesizeKokoro(jobs: readonly KokoroJob[], dir = kokoroDir()): Promise<KokoroResult[]> {
+export async function synthesizeKokoro(
+  jobs: readonly KokoroJob[],
+  dir = kokoroDir(),
+): Promise<KokoroResult[]> {
   const missing = kokoroMissing(
     dir,
     jobs.map((j) => j.voice),
   );
-  if (missing) return Promise.reject(new Error(missing));
+  if (missing) throw new Error(missing);
   const input = jobs.map((j) => [j.out, j.voice, j.speed.toFixed(3), j.symbols].join('\t')).join('\n');
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(dir, 'venv', 'bin', 'python'), [HELPER, 'serve', dir], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runHelper(
+    'kokoro-align',
+    join(dir, 'venv', 'bin', 'python'),
+    [HELPER, 'serve', dir],
+    {
+      input: `${input}\n`,
       env: { ...process.env, OMP_NUM_THREADS: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', (err) => reject(new Error(`cannot run kokoro-align (${err.message})`)));
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`kokoro-align failed (exit ${code}): ${stderr.trim().slice(-800)}`));
-        return;
-      }
-      try {
-        resolve(parseKokoroOutput(stdout, jobs));
-      } catch (err) {
-        reject(err);
-      }
-    });
-    child.stdin.end(`${input}\n`);
-  });
+    },
+  );
+  if (code !== 0) throw new Error(`kokoro-align failed (exit ${code}): ${stderr.trim().slice(-800)}`);
+  return parseKokoroOutput(stdout, jobs);
 }
 
 /**
