@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js]`:
+ * `pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js] [--recycle no,yes]`:
  * the engine's CPU per audio second when N sessions' drivers are interleaved on one thread in 20 ms
  * chunks, the way the service calls them, next to N = 1 (what the engine's own `bench:speed`
  * measures), per engine backend (WebAssembly SIMD and TypeScript, alternating at each N). Timed
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDriver } from '@avatar-drive/engine';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`Usage: pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js]
+  console.log(`Usage: pnpm --filter @avatar-drive/service bench:interleave [--sessions 1,10,50,150,300] [--backends wasm,js] [--recycle no|yes|no,yes]
 
 The engine's CPU per audio second with N drivers interleaved on one thread, as the service runs them,
 per engine backend (createDriver's backend option); needs espeak-ng (bash scripts/setup.sh) and a
@@ -25,6 +25,7 @@ const { values } = parseArgs({
   options: {
     sessions: { type: 'string', default: '1,10,50,150,300' },
     backends: { type: 'string', default: 'wasm,js' },
+    recycle: { type: 'string', default: 'no' },
   },
 });
 const backends = values.backends!.split(',') as ('wasm' | 'js' | 'auto')[];
@@ -34,6 +35,14 @@ for (const b of backends) {
     process.exit(2);
   }
 }
+/** Whether the frames go back to their driver (`Driver.recycle`, as the service does): no, yes or no,yes. */
+const recycleModes = values.recycle!.split(',').map((v) => {
+  if (v !== 'no' && v !== 'yes') {
+    console.error(`--recycle: ${v} is not no or yes`);
+    process.exit(2);
+  }
+  return v === 'yes';
+});
 const RATE = 16000;
 const CHUNK = RATE / 50;
 
@@ -59,33 +68,41 @@ console.log(
 for (const n of values.sessions!.split(',').map(Number)) {
   const line: string[] = [];
   const perBackend: number[] = [];
-  for (const backend of backends) {
-    const drivers = Array.from({ length: n }, (_, seed) => createDriver({ sampleRate: RATE, seed, backend }));
-    const utterance = () => {
-      for (let c = 0; c < chunks; c++) {
-        const pcm = audio.subarray(c * CHUNK, (c + 1) * CHUNK);
-        for (const d of drivers) d.push(pcm);
+  for (const backend of backends)
+    for (const recycle of recycleModes) {
+      const drivers = Array.from({ length: n }, (_, seed) =>
+        createDriver({ sampleRate: RATE, seed, backend }),
+      );
+      const utterance = () => {
+        for (let c = 0; c < chunks; c++) {
+          const pcm = audio.subarray(c * CHUNK, (c + 1) * CHUNK);
+          for (const d of drivers) {
+            const frames = d.push(pcm);
+            if (recycle) d.recycle(frames);
+          }
+        }
+        for (const d of drivers) d.end();
+      };
+      utterance(); // warm-up
+      const reps = Math.max(1, Math.round(60 / n));
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3; run++) {
+        const start = process.cpuUsage();
+        for (let r = 0; r < reps; r++) utterance();
+        const used = process.cpuUsage(start);
+        const audioSeconds = (reps * n * chunks * CHUNK) / RATE;
+        best = Math.min(best, (used.user + used.system) / 1000 / audioSeconds);
       }
-      for (const d of drivers) d.end();
-    };
-    utterance(); // warm-up
-    const reps = Math.max(1, Math.round(60 / n));
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
-      const start = process.cpuUsage();
-      for (let r = 0; r < reps; r++) utterance();
-      const used = process.cpuUsage(start);
-      const audioSeconds = (reps * n * chunks * CHUNK) / RATE;
-      best = Math.min(best, (used.user + used.system) / 1000 / audioSeconds);
+      for (const d of drivers) d.close();
+      perBackend.push(best);
+      line.push(`${drivers[0]!.backend}${recycle ? '+recycle' : ''} ${best.toFixed(3)}`);
     }
-    for (const d of drivers) d.close();
-    perBackend.push(best);
-    line.push(`${drivers[0]!.backend} ${best.toFixed(3)}`);
-  }
   const ratio =
-    perBackend.length === 2
+    perBackend.length === 2 && backends.length === 2
       ? `  (${(perBackend[1]! / perBackend[0]!).toFixed(2)}× ${backends[1]}/${backends[0]})`
-      : '';
+      : perBackend.length === 2
+        ? `  (${(perBackend[recycleModes.indexOf(true)]! / perBackend[recycleModes.indexOf(false)]!).toFixed(2)}× recycled/allocated)`
+        : '';
   console.log(
     `${String(n).padStart(4)} sessions interleaved, ms CPU per audio second: ${line.join(', ')}${ratio}`,
   );

@@ -8,7 +8,8 @@ import {
 } from '@avatar-drive/core';
 import { create, equals, fromBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { animationFrame } from '../src/ingress/animation-frames.js';
+import * as wsModule from 'ws';
+import { animationFrame, binaryFrame } from '../src/ingress/animation-frames.js';
 
 function frame(i: number) {
   const f = createDriveFrame(i);
@@ -95,6 +96,29 @@ describe('animationFrame', () => {
     expect(flame?.jawPose[2]).toBe(0);
     expect(flame?.expression[1]).toBeCloseTo(f.expression[1]!, 6);
   });
+});
+
+/** ws's own frame builder (exported by ws, not declared by its types). */
+const { Sender } = wsModule as unknown as {
+  Sender: {
+    frame(
+      data: Buffer,
+      options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean },
+    ): Buffer[];
+  };
+};
+
+describe('binaryFrame', () => {
+  it.each([0, 5, 125, 126, 65535, 65536, 70000])(
+    'writes the same bytes as ws for an unmasked binary message of %i bytes',
+    (size) => {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 0xff);
+      const fromWs = Buffer.concat(
+        Sender.frame(Buffer.from(bytes), { fin: true, opcode: 2, mask: false, readOnly: false, rsv1: false }),
+      );
+      expect(binaryFrame(bytes).equals(fromWs)).toBe(true);
+    },
+  );
 });
 
 describe('readAudioInput (core, the fast path)', () => {

@@ -3,16 +3,20 @@
  * in any common spelling (`jawOpen`, `JawOpen`, `blendShape1.jawOpen`, `eyeBlink_L`,
  * `mouth_smile_left`), Oculus visemes (`viseme_aa` …), VRM presets (`A` `I` `U` `E` `O`,
  * `Blink`, `Blink_L`, VRM 1.0 `aa` `ih` `ou` `ee` `oh`) and VRoid's `Fcl_MTH_*` / `Fcl_EYE_Close*`.
- * Pure: no three.js, no DOM.
+ * What a name means is core's `meaningOfTargetName` (one parser for every client); this module
+ * turns that meaning into the rig channel a morph follows. Pure: no three.js, no DOM.
  */
 import {
   ARKIT_BLENDSHAPES,
   ARKIT_INDEX,
   type ArkitBlendshape,
+  meaningOfTargetName,
   stripTargetNamePrefixes,
+  type TargetMeaning,
   VISEME_INDEX,
   VISEMES,
   type Viseme,
+  type VrmVowel,
 } from '@avatar-drive/core';
 
 /**
@@ -45,59 +49,31 @@ export interface MorphMapping {
   missingVisemes: Viseme[];
 }
 
-const key = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-const ARKIT_BY_KEY = new Map<string, ArkitBlendshape>(ARKIT_BLENDSHAPES.map((n) => [key(n), n]));
-const VISEME_BY_KEY = new Map<string, Viseme>(VISEMES.map((n) => [key(n), n]));
-
 const arkit = (...names: ArkitBlendshape[]): RigChannel => ({
   kind: 'arkit',
   indices: names.map((n) => ARKIT_INDEX[n]),
 });
 const viseme = (name: Viseme): RigChannel => ({ kind: 'viseme', indices: [VISEME_INDEX[name]] });
 
-/** VRM 0.x/1.0 and VRoid presets (after {@link key}). */
-const PRESETS = new Map<string, RigChannel>([
-  ['a', viseme('aa')],
-  ['aa', viseme('aa')],
-  ['i', viseme('I')],
-  ['ih', viseme('I')],
-  ['u', viseme('U')],
-  ['ou', viseme('U')],
-  ['e', viseme('E')],
-  ['ee', viseme('E')],
-  ['o', viseme('O')],
-  ['oh', viseme('O')],
-  ['blink', arkit('eyeBlinkLeft', 'eyeBlinkRight')],
-  ['blinkl', arkit('eyeBlinkLeft')],
-  ['blinkleft', arkit('eyeBlinkLeft')],
-  ['blinkr', arkit('eyeBlinkRight')],
-  ['blinkright', arkit('eyeBlinkRight')],
-  ['mouthsmile', arkit('mouthSmileLeft', 'mouthSmileRight')],
-]);
+/** The viseme each VRM vowel preset follows (a morph follows one channel, not the vowel mix). */
+const VOWEL_VISEME: Readonly<Record<VrmVowel, Viseme>> = { aa: 'aa', ih: 'I', ou: 'U', ee: 'E', oh: 'O' };
 
-function resolveArkit(k: string): RigChannel | null {
-  const direct = ARKIT_BY_KEY.get(k);
-  if (direct) return arkit(direct);
-  // Side suffixes: eyeBlink_L → eyeBlinkLeft; a split of an unsided shape (browInnerUp_L) → browInnerUp.
-  const side = /^(.*?)(l|r|left|right)$/.exec(k);
-  if (side) {
-    const [, stem, s] = side as unknown as [string, string, string];
-    const full = `${stem}${s.startsWith('l') ? 'left' : 'right'}`;
-    const sided = ARKIT_BY_KEY.get(full);
-    if (sided) return arkit(sided);
-    const unsided = ARKIT_BY_KEY.get(stem);
-    if (unsided) return arkit(unsided);
+/** The rig channel of a name's meaning (core's {@link meaningOfTargetName}); look directions have none. */
+function channelOf(meaning: TargetMeaning): RigChannel | null {
+  switch (meaning.role) {
+    case 'arkit':
+      return arkit(meaning.channel);
+    case 'viseme':
+      return viseme(meaning.channel.slice('viseme_'.length) as Viseme);
+    case 'vowel':
+      return viseme(VOWEL_VISEME[meaning.vowel]);
+    case 'blink':
+      if (meaning.side === 'left') return arkit('eyeBlinkLeft');
+      if (meaning.side === 'right') return arkit('eyeBlinkRight');
+      return arkit('eyeBlinkLeft', 'eyeBlinkRight');
+    case 'look':
+      return null;
   }
-  return null;
-}
-
-function resolveVroid(s: string): RigChannel | null {
-  const mouth = /^fcl_mth_(a|i|u|e|o)$/.exec(s);
-  if (mouth) return PRESETS.get(mouth[1]!) ?? null;
-  const eye = /^fcl_eye_close(?:_(l|r))?$/.exec(s);
-  if (eye) return PRESETS.get(eye[1] ? `blink${eye[1]}` : 'blink') ?? null;
-  return null;
 }
 
 /**
@@ -109,16 +85,12 @@ function resolveVroid(s: string): RigChannel | null {
  * resolveMorphTarget('Blink');               // { kind: 'arkit', indices: [0, 7] }
  */
 export function resolveMorphTarget(name: string): RigChannel | null {
-  const stripped = stripTargetNamePrefixes(name);
-  if (stripped.startsWith('fcl_')) return resolveVroid(stripped);
-  const k = key(stripped);
-  if (k.length === 0) return null;
-  const visemeMatch = /^viseme(.+)$/.exec(k);
-  if (visemeMatch) {
-    const v = VISEME_BY_KEY.get(visemeMatch[1]!);
-    return v ? viseme(v) : null;
-  }
-  return resolveArkit(k) ?? PRESETS.get(k) ?? null;
+  const meaning = meaningOfTargetName(name);
+  if (meaning) return channelOf(meaning);
+  // A two-sided smile some exporters add: both ARKit smiles.
+  return /^mouth[_\-\s]?smile$/i.test(stripTargetNamePrefixes(name))
+    ? arkit('mouthSmileLeft', 'mouthSmileRight')
+    : null;
 }
 
 /**

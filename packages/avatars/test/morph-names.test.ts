@@ -1,4 +1,11 @@
-import { ARKIT_BLENDSHAPES, ARKIT_INDEX, createDriveFrame, VISEME_INDEX, VISEMES } from '@avatar-drive/core';
+import {
+  ARKIT_BLENDSHAPES,
+  ARKIT_INDEX,
+  createDriveFrame,
+  meaningOfTargetName,
+  VISEME_INDEX,
+  VISEMES,
+} from '@avatar-drive/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { channelWeight, mapMorphTargets, resolveMorphTarget } from '../src/morph-names.js';
@@ -65,12 +72,19 @@ describe('resolveMorphTarget', () => {
     expect(resolveMorphTarget(name)).toEqual(channel);
   });
 
-  it.each(['', 'viseme_XX', 'Fcl_BRW_Angry', 'hairWind', 'jawOpenWide', 'mouthOpen', 'eyeBlinkUp', 'Joy'])(
-    'does not map %j',
-    (name) => {
-      expect(resolveMorphTarget(name)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'viseme_XX',
+    'Fcl_BRW_Angry',
+    'hairWind',
+    'jawOpenWide',
+    'mouthOpen',
+    'eyeBlinkUp',
+    'Joy',
+    'lookLeft',
+  ])('does not map %j', (name) => {
+    expect(resolveMorphTarget(name)).toBeNull();
+  });
 
   it('survives any casing, separator and prefix of an ARKit name', () => {
     const variant = fc.tuple(
@@ -127,5 +141,31 @@ describe('channelWeight', () => {
     expect(channelWeight(resolveMorphTarget('eyeBlink_L')!, frame)).toBe(1);
     expect(channelWeight(resolveMorphTarget('viseme_O')!, frame)).toBeCloseTo(0.8);
     expect(channelWeight(resolveMorphTarget('jawOpen')!, frame)).toBe(0);
+  });
+});
+
+describe('resolveMorphTarget follows core', () => {
+  it('binds a name exactly when core gives it a channel meaning (one parser for every client)', () => {
+    const names = fc.oneof(
+      fc.constantFrom(
+        ...ARKIT_BLENDSHAPES,
+        'viseme_aa',
+        'viseme_PP',
+        'A',
+        'ou',
+        'Blink_L',
+        'Fcl_MTH_I',
+        'lookUp',
+      ),
+      fc.string({ maxLength: 16 }),
+    );
+    fc.assert(
+      fc.property(names, (name) => {
+        const meaning = meaningOfTargetName(name);
+        const bound = resolveMorphTarget(name) !== null;
+        if (meaning) expect(bound).toBe(meaning.role !== 'look');
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -3,7 +3,7 @@
  * against the noise floor, lag-free viseme smoothing, mouth blendshapes, jaw rotation, and the
  * expressive (head, eyes, brows) layer.
  */
-import { ARKIT_INDEX, createDriveFrame, type DriveFrame, VISEMES } from '@avatar-drive/core';
+import { ARKIT_INDEX, type DriveFrame, VISEMES } from '@avatar-drive/core';
 import { ExpressiveMotion } from './expressive-motion.js';
 import { mixMouth } from './mouth-shapes.js';
 
@@ -79,16 +79,17 @@ export class FrameAnimator {
   }
 
   /**
-   * Builds frame `index` from the model's posteriors (softmax over the 15 visemes). `upcoming`, when
-   * the lookahead covers the next frame, lets the lips start toward its shape (anticipation).
+   * Writes a frame from the model's posteriors (softmax over the 15 visemes) into `frame`, a
+   * neutral frame (`createDriveFrame(index)`, or a recycled one cleared to the same zeros), and
+   * returns it. `upcoming`, when the lookahead covers the next frame, lets the lips start toward
+   * its shape (anticipation).
    */
   frame(
-    index: number,
+    frame: DriveFrame,
     posteriors: Float32Array,
     acoustics: FrameAcoustics,
     upcoming: { posteriors: Float32Array; acoustics: FrameAcoustics } | null = null,
   ): DriveFrame {
-    const frame = createDriveFrame(index);
     const activity = speechActivity(acoustics);
     const gated = this.gated;
     let speech = 0;

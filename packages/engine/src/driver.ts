@@ -5,8 +5,10 @@
  */
 import {
   AvatarError,
+  createDriveFrame,
   type DriveFrame,
   FPS,
+  FRAME_LAYOUT,
   frameCountForSamples,
   isSupportedSampleRate,
   SUPPORTED_SAMPLE_RATES,
@@ -73,6 +75,15 @@ export interface Driver {
   end(): DriveFrame[];
   /** Drops all buffered audio and adaptation: the next push starts from scratch. */
   reset(): void;
+  /**
+   * Hands frames this driver returned back to it once the caller is done with them (encoded and
+   * sent, or copied): later frames are written into them instead of newly allocated ones, which
+   * saves eight typed arrays per frame (at hundreds of sessions on one thread, allocating them was
+   * a measurable share of the engine's cost). The caller must not read or keep a frame after
+   * recycling it. Optional: frames never recycled are garbage-collected as usual. Frames without
+   * the rig's layout, and any beyond a few spare ones, are ignored.
+   */
+  recycle(frames: readonly DriveFrame[]): void;
   /** Which implementation runs the analysis (see {@link DriverOptions.backend}). */
   readonly backend: EngineBackend;
   /**
@@ -182,6 +193,8 @@ class StreamingDriver implements Driver {
     acoustics: this.acoustics[slot]!,
   }));
   private out: DriveFrame[] = [];
+  /** Frames handed back by {@link recycle}, written again by the next emitted frames. */
+  private readonly spare: DriveFrame[] = [];
 
   constructor(sampleRate: number, lookaheadHops: number, seed: number, weights: ModelWeights, wasm: boolean) {
     this.sampleRate = sampleRate;
@@ -237,6 +250,15 @@ class StreamingDriver implements Driver {
   reset(): void {
     if (this.closed) throw closedError();
     this.startUtterance(true);
+  }
+
+  recycle(frames: readonly DriveFrame[]): void {
+    const spare = this.spare;
+    for (let i = 0; i < frames.length && spare.length < MAX_SPARE_FRAMES; i++) {
+      const frame = frames[i]!;
+      // A frame handed back twice would be written as two frames at once.
+      if (hasFrameLayout(frame) && !spare.includes(frame)) spare.push(frame);
+    }
   }
 
   close(): void {
@@ -311,8 +333,53 @@ class StreamingDriver implements Driver {
     const slot = k % FRAME_RING;
     const next = (k + 1) % FRAME_RING;
     const upcoming = this.futureFrames > 0 ? this.upcoming[next]! : null;
-    return this.animator.frame(k, this.posteriorViews[slot]!, this.acoustics[slot]!, upcoming);
+    const frame = this.spare.pop();
+    if (frame) clearDriveFrame(frame, k);
+    return this.animator.frame(
+      frame ?? createDriveFrame(k),
+      this.posteriorViews[slot]!,
+      this.acoustics[slot]!,
+      upcoming,
+    );
   }
+}
+
+/** Spare frames a driver keeps for reuse: one engine call yields at most a few in real time. */
+const MAX_SPARE_FRAMES = 8;
+
+/** True when `frame` has every field with the rig's length (a frame a driver could have made). */
+function hasFrameLayout(frame: DriveFrame): boolean {
+  return (
+    frame !== null &&
+    typeof frame === 'object' &&
+    frame.translation?.length === FRAME_LAYOUT.translation &&
+    frame.rotation?.length === FRAME_LAYOUT.rotation &&
+    frame.neckPose?.length === FRAME_LAYOUT.neckPose &&
+    frame.jawPose?.length === FRAME_LAYOUT.jawPose &&
+    frame.eyePose?.length === FRAME_LAYOUT.eyePose &&
+    frame.eyeLid?.length === FRAME_LAYOUT.eyeLid &&
+    frame.expression?.length === FRAME_LAYOUT.expression &&
+    frame.visemes?.length === FRAME_LAYOUT.visemes &&
+    frame.expression instanceof Float32Array
+  );
+}
+
+/** Makes a recycled frame what {@link createDriveFrame} would return for `index` (all zeros). */
+function clearDriveFrame(frame: DriveFrame, index: number): void {
+  frame.index = index;
+  zero(frame.translation);
+  zero(frame.rotation);
+  zero(frame.neckPose);
+  zero(frame.jawPose);
+  zero(frame.eyePose);
+  zero(frame.eyeLid);
+  zero(frame.expression);
+  zero(frame.visemes);
+}
+
+/** A loop, not `fill(0)`: for arrays this small the builtin's call costs more than the stores. */
+function zero(values: Float32Array): void {
+  for (let k = 0; k < values.length; k++) values[k] = 0;
 }
 
 function closedError(): AvatarError {

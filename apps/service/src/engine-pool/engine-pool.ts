@@ -7,7 +7,7 @@ import type { DriveFrame } from '@avatar-drive/core';
 import type { Driver, DriverOptions as EngineDriverOptions } from '@avatar-drive/engine';
 
 /** What the pool uses of @avatar-drive/engine's driver (imported, so the compiler checks they agree). */
-export type DriveDriver = Pick<Driver, 'push' | 'end' | 'reset'> & Partial<Pick<Driver, 'close'>>;
+export type DriveDriver = Pick<Driver, 'push' | 'end' | 'reset'> & Partial<Pick<Driver, 'close' | 'recycle'>>;
 
 /** The driver options the pool passes (a subset of the engine's, checked against them). */
 export type DriverOptions = Pick<EngineDriverOptions, 'sampleRate' | 'lookaheadMs' | 'seed' | 'backend'>;
@@ -34,6 +34,11 @@ export interface EngineChannel {
   readonly now?: {
     push(pcm: Int16Array): EngineResult;
     end(): EngineResult;
+    /**
+     * Hands frames of this channel's results back to the driver once the caller has sent them
+     * (`Driver.recycle`): later frames reuse their arrays. Absent when the driver cannot.
+     */
+    recycle?(frames: readonly DriveFrame[]): void;
   };
   /** Forgets the current utterance (new request, interrupt). */
   reset(): void;

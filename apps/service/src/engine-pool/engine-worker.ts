@@ -31,6 +31,8 @@ port.on('message', ({ ops, pcm }: WorkerBatch) => {
   const counts: number[] = [];
   const cpu: number[] = [];
   const results: DriveFrame[][] = [];
+  /** The driver of each entry of `results`, which gets its frames back once they are packed. */
+  const owners: DriveDriver[] = [];
   const errors: [number, string][] = [];
   let frameTotal = 0;
   for (let o = 0; o < ops.length; o += OP_SIZE) {
@@ -65,7 +67,10 @@ port.on('message', ({ ops, pcm }: WorkerBatch) => {
         op === OP_PUSH ? driver.push(pcm.subarray(ops[o + 3]!, ops[o + 3]! + ops[o + 4]!)) : driver.end();
       cpu.push(performance.now() - start);
       counts.push(frames.length);
-      if (frames.length > 0) results.push(frames);
+      if (frames.length > 0) {
+        results.push(frames);
+        owners.push(driver);
+      }
       frameTotal += frames.length;
     } catch (error) {
       counts.push(-1);
@@ -76,7 +81,11 @@ port.on('message', ({ ops, pcm }: WorkerBatch) => {
   if (ids.length === 0) return;
   const packed = new Float32Array(frameTotal * PACKED_FRAME_FLOATS);
   let at = 0;
-  for (const frames of results) at = packFramesInto(frames, packed, at);
+  for (let r = 0; r < results.length; r++) {
+    at = packFramesInto(results[r]!, packed, at);
+    // Copied into `packed`: the driver may write its next frames into these.
+    owners[r]!.recycle?.(results[r]!);
+  }
   const reply: WorkerBatchReply = {
     ids: Int32Array.from(ids),
     frameCounts: Int32Array.from(counts),

@@ -25,6 +25,7 @@ export class InlineEnginePool implements EnginePool {
         const frames = driver.end();
         return { frames, cpuMs: performance.now() - start };
       },
+      recycle: driver.recycle?.bind(driver),
     };
     const settle = (run: () => EngineResult): Promise<EngineResult> => {
       try {

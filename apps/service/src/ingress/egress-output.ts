@@ -26,6 +26,8 @@ interface EgressRequestState {
 
 export class EgressOutput implements SessionOutput {
   readonly clock: PlaybackClock;
+  /** The egress queues frames for its playout clock. */
+  readonly keepsFrames = true;
   readonly #host: OutputHost;
   readonly #registry: EgressRegistry;
   readonly #kind: EgressKind;

@@ -63,6 +63,12 @@ export interface SessionOutput {
    */
   readonly clock: PlaybackClock;
   /**
+   * True when {@link frames} keeps the frames it is given after it returns (an RTC playout
+   * queue); false when it is done with them by then (encoded and written), so that the engine
+   * may write later frames into them.
+   */
+  readonly keepsFrames: boolean;
+  /**
    * Starts the output. Undefined when it is ready at once; else a promise that resolves once it
    * is (RTC: the avatar is in the room) — the session confirms only then.
    */

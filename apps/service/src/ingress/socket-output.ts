@@ -16,6 +16,8 @@ import {
 
 export class SocketOutput implements SessionOutput {
   readonly clock: PlaybackClock;
+  /** Frames are encoded into the socket write before {@link frames} returns. */
+  readonly keepsFrames = false;
   readonly #host: OutputHost;
   readonly #animation: AnimationBytes;
 

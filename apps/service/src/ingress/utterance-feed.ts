@@ -93,6 +93,8 @@ export class UtteranceFeed {
     if (this.#host.closed || request.cancelled) return;
     if (result.frames.length === 0 && !end) return;
     this.#output.frames(request, result.frames, end);
+    // Sent already (socket output): the driver may write its next frames into these.
+    if (!this.#output.keepsFrames) this.#engine.now?.recycle?.(result.frames);
     if (end) this.#output.clock.outputFinished(request.playback);
   }
 

@@ -1,6 +1,6 @@
 /**
- * The writes of one session to its WebSocket: messages through ws, pre-built animation frames
- * straight to the socket, and backpressure — a reader slower than the output stops being read
+ * The writes of one session to its WebSocket: every message as one pre-built frame straight to the
+ * socket (through ws when an extension was negotiated), and backpressure — a reader slower than the output stops being read
  * (so the engine produces nothing more for it) until its buffer drains, and is dropped if that
  * takes too long.
  */
@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { encodeMessage, type Message } from '@avatar-drive/core';
 import type { WebSocket } from 'ws';
 import type { ServiceLimits } from '../limits.js';
+import { binaryFrame } from './animation-frames.js';
 
 export class WsSender {
   readonly #ws: WebSocket;
@@ -37,9 +38,11 @@ export class WsSender {
     this.sendBytes(encodeMessage(message));
   }
 
+  /** Sends encoded message bytes: as one pre-built frame when {@link rawFrames}, else through ws. */
   sendBytes(bytes: Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
-    this.#ws.send(bytes);
+    if (this.rawFrames) this.#socket.write(binaryFrame(bytes));
+    else this.#ws.send(bytes);
     this.#afterSend();
   }
 
