@@ -6,21 +6,39 @@
 import { ARKIT_BLENDSHAPES, type ArkitBlendshape } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { buildCollar, buildNeck, buildTorso } from './body.js';
-import { buildEye, buildLids } from './eyes.js';
+import { buildCornea, buildEye, buildLids } from './eyes.js';
 import { buildBrows, buildEars, buildTeeth, buildTongue } from './features.js';
 import { buildHair } from './hair.js';
 import { buildHead } from './head.js';
 import { createLayout } from './layout.js';
-import { createMaterials } from './materials.js';
+import { createFaceMaterial, createMaterials } from './materials.js';
 import type { V3 } from './math.js';
-import type { Part } from './part.js';
+import { type Part, splitTextureSeam } from './part.js';
 import { createHeadWarp, type HeadWarp } from './proportions.js';
+import { bakeSkinMaps } from './skin/bake.js';
+import { attachTextures, encodeSkinMaps } from './skin/textures.js';
 import type { AvatarStyle } from './style.js';
 
 /** World height of the head centre (metres): a standing adult. */
 export const HEAD_CENTRE_Y = 1.6;
 /** The head turns about the top of the neck, this far below and behind the head centre. */
 const NECK_PIVOT: V3 = [0, -0.075, -0.012];
+/** Side of the baked face textures (texels): about 0.3 mm per texel across the face. */
+const SKIN_TEXTURE_SIZE = 1024;
+
+export interface BuildOptions {
+  /**
+   * Bake the face's texture set (base colour, normal, roughness/occlusion) into the model: true
+   * for the built-ins; the format samples keep plain vertex colours and stay small.
+   */
+  skinTextures?: boolean;
+  /**
+   * Give each eye its clear cornea shell (a transmissive PBR material): true for the built-ins;
+   * the toon (MToon) samples leave it out, since an opaque toon shell would hide the iris.
+   */
+  corneas?: boolean;
+}
+
 /** Position deltas below this (metres) and normal deltas below this are stored as exact zeros. */
 const POSITION_EPSILON = 1.5e-4;
 const NORMAL_EPSILON = 0.04;
@@ -44,9 +62,17 @@ export const ARKIT_SHAPES: readonly MorphShape[] = ARKIT_BLENDSHAPES.map((name) 
 export function buildAvatarScene(
   style: AvatarStyle,
   shapes: readonly MorphShape[] = ARKIT_SHAPES,
+  options: BuildOptions = {},
 ): THREE.Scene {
   const layout = createLayout(style);
   const materials = createMaterials(style);
+  const warp = createHeadWarp(style.lowerFace, style.cranium);
+  const skinTextures = options.skinTextures ?? true;
+  let faceMaterial: THREE.Material | null = null;
+  if (skinTextures) {
+    faceMaterial = createFaceMaterial(style);
+    attachTextures(faceMaterial, encodeSkinMaps(bakeSkinMaps(layout, warp, SKIN_TEXTURE_SIZE)));
+  }
   const scene = new THREE.Scene();
   scene.name = style.name;
   const root = new THREE.Group();
@@ -70,8 +96,13 @@ export function buildAvatarScene(
     buildEars(layout),
     buildHair(layout),
   ];
-  const warp = createHeadWarp(style.lowerFace, style.cranium);
   for (const part of headParts) {
+    if (faceMaterial && part.texture) {
+      const mesh = toMesh(splitTextureSeam(warped(part, warp)), faceMaterial, shapes, true);
+      mesh.position.copy(headOffset);
+      head.add(mesh);
+      continue;
+    }
     const mesh = toMesh(warped(part, warp), materials[part.material], shapes);
     mesh.position.copy(headOffset);
     head.add(mesh);
@@ -81,6 +112,11 @@ export function buildAvatarScene(
     const [x, y, z] = warp(layout.eyes[side]);
     eye.position.set(x, y, z).add(headOffset);
     head.add(eye);
+    if (options.corneas ?? true) {
+      const cornea = toMesh(buildCornea(layout, side), materials.cornea, shapes);
+      cornea.position.copy(eye.position);
+      head.add(cornea);
+    }
   }
 
   const body = new THREE.Group();
@@ -111,22 +147,49 @@ function warped(part: Part, warp: HeadWarp): Part {
   };
 }
 
-function toMesh(part: Part, material: THREE.Material, shapes: readonly MorphShape[]): THREE.Mesh {
+function toMesh(
+  part: Part,
+  material: THREE.Material,
+  shapes: readonly MorphShape[],
+  textured = false,
+): THREE.Mesh {
   const geometry = new THREE.BufferGeometry();
   const count = part.positions.length;
   geometry.setAttribute('position', new THREE.Float32BufferAttribute(part.positions.flat(), 3));
-  geometry.setAttribute('color', new THREE.Float32BufferAttribute(part.colors.flat(), 3));
+  const colors = textured && part.texture ? part.texture.colors : part.colors;
+  geometry.setAttribute('color', new THREE.Float32BufferAttribute(colors.flat(), 3));
+  if (textured && part.texture)
+    geometry.setAttribute('uv', new THREE.Float32BufferAttribute(part.texture.uvs.flat(), 2));
   geometry.setIndex(
     count < 65536
       ? new THREE.Uint16BufferAttribute(part.indices, 1)
       : new THREE.Uint32BufferAttribute(part.indices, 1),
   );
   geometry.computeVertexNormals();
+  if (textured && part.texture) addTangents(geometry);
   if (part.targets) addMorphTargets(geometry, part, shapes);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;
   if (part.targets) mesh.updateMorphTargets();
   return mesh;
+}
+
+/**
+ * Per-vertex tangents for the normal map, stored so no viewer has to guess them (the validator
+ * warns otherwise): x along +u; w chosen so that cross(normal, tangent) · w points up the image
+ * (towards smaller v), the normal map's +y in glTF. three's computeTangents makes the bitangent
+ * follow +v instead, so its handedness is flipped.
+ */
+function addTangents(geometry: THREE.BufferGeometry): void {
+  geometry.computeTangents();
+  const tangent = geometry.getAttribute('tangent') as THREE.BufferAttribute;
+  for (let i = 0; i < tangent.count; i++) {
+    const x = tangent.getX(i);
+    const y = tangent.getY(i);
+    const z = tangent.getZ(i);
+    if (Number.isFinite(x + y + z) && Math.hypot(x, y, z) > 0.5) tangent.setW(i, -tangent.getW(i));
+    else throw new Error(`${geometry.name || 'mesh'}: no tangent at vertex ${i} (degenerate UVs)`);
+  }
 }
 
 function addMorphTargets(geometry: THREE.BufferGeometry, part: Part, shapes: readonly MorphShape[]): void {

@@ -7,6 +7,7 @@
  */
 import type * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
+import { embedTextures, type TextureSet, texturesOf } from './skin/textures.js';
 
 /** The subset of the DOM FileReader that GLTFExporter uses. */
 class BlobReader {
@@ -37,11 +38,32 @@ export async function exportGlb(scene: THREE.Object3D): Promise<Uint8Array> {
   try {
     const result = await new GLTFExporter().parseAsync(scene, { binary: true, onlyVisible: true });
     if (!(result instanceof ArrayBuffer)) throw new Error('GLTFExporter returned JSON for a binary export');
-    return sparsifyMorphTargets(new Uint8Array(result));
+    const compact = sparsifyMorphTargets(new Uint8Array(result));
+    const sets = bakedTextureSets(scene);
+    if (sets.size === 0) return compact;
+    const { json, bin } = embedTextures(readGlb(compact), sets);
+    return writeGlb(json, bin);
   } finally {
     if (!had) delete g.FileReader;
     else g.FileReader = previous;
   }
+}
+
+/** The baked texture sets of the scene's materials, by material name, in scene order. */
+function bakedTextureSets(scene: THREE.Object3D): Map<string, TextureSet> {
+  const sets = new Map<string, TextureSet>();
+  scene.traverse((object) => {
+    const mesh = object as THREE.Mesh;
+    if (!mesh.isMesh) return;
+    for (const material of [mesh.material].flat()) {
+      const set = texturesOf(material);
+      if (!set) continue;
+      if (sets.has(material.name) && sets.get(material.name) !== set)
+        throw new Error(`two textured materials are both named ${material.name}`);
+      sets.set(material.name, set);
+    }
+  });
+  return sets;
 }
 
 const GLB_MAGIC = 0x46546c67;

@@ -5,41 +5,72 @@
  */
 import type { ArkitBlendshape } from '@avatar-drive/core';
 import type { FaceLayout } from './layout.js';
-import { add, lerp, linearRgb, mix3, rotX, rotY, scale, smoothstep, sub, type V3, v3 } from './math.js';
+import {
+  add,
+  gauss,
+  lerp,
+  linearRgb,
+  mix3,
+  rotX,
+  rotY,
+  scale,
+  smoothstep,
+  sub,
+  type V3,
+  v3,
+} from './math.js';
 import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 
-const EYE_SEGMENTS = 32;
+const EYE_SEGMENTS = 64;
 /** Angular radii (from the eye's forward pole) of the pupil and the iris. */
 const PUPIL = 0.2;
 const IRIS = 0.56;
 /** Gaze rotation at weight 1 (radians). */
 const LOOK_H = 0.42;
 const LOOK_V = 0.33;
+/** The cornea's rim (radians from the pole): on the dark limbus, so its tint never greys the sclera. */
+const CORNEA_RIM = IRIS + 0.03;
 
 type Side = 0 | 1;
 const SIDE_NAME = ['Left', 'Right'] as const;
+
+/** Radial structure of the iris at angle phi: crypts and fibres as a sum of incommensurate waves. */
+function irisFibres(phi: number, k: number): number {
+  return (
+    0.5 * Math.sin(7 * phi + 0.4) +
+    0.35 * Math.sin(13 * phi + 2.1 + 3 * k) +
+    0.3 * Math.sin(23 * phi + 1.3) +
+    0.25 * Math.sin(31 * phi + 4.2 - 2 * k)
+  );
+}
 
 /** One eyeball in eye-local coordinates (centre at the origin). Its node sits at the eye centre. */
 export function buildEye(layout: FaceLayout, side: Side): Part {
   const r = layout.eyeRadius;
   const c = layout.style.colors;
-  const iris = linearRgb(c.iris);
+  // The cornea shell over the iris dims it by its opacity (30 %, see materials.ts): brighten to match.
+  const iris = scale(linearRgb(c.iris), 1 / 0.7);
   const irisRim = linearRgb(c.irisRim);
   const irisLight = mix3(iris, v3(1, 0.92, 0.7), 0.35);
   const pupil = v3(0.008, 0.007, 0.007);
-  const sclera = linearRgb(0xf6f1ea);
-  const scleraShade = linearRgb(0xd9cfc9);
-  // Ring angles with doubled rings at the colour borders, so the iris edge is crisp.
+  // The sclera is not paper white: warm ivory, greyer towards the back, a little pink at the corners.
+  const sclera = linearRgb(0xefe6dc);
+  const scleraShade = linearRgb(0xcfc1b8);
+  const scleraPink = linearRgb(0xe6bfb6);
+  // Ring angles: doubled at the colour borders so the iris edge is crisp, dense across the iris
+  // for its radial fibres.
   const thetas = [
     0.06,
     0.14,
-    0.2,
     PUPIL - 0.005,
     PUPIL + 0.005,
-    0.3,
-    0.38,
-    0.46,
-    0.53,
+    0.24,
+    0.28,
+    0.32,
+    0.36,
+    0.4,
+    0.44,
+    0.48,
     IRIS - 0.035,
     IRIS - 0.008,
     IRIS + 0.008,
@@ -51,29 +82,33 @@ export function buildEye(layout: FaceLayout, side: Side): Part {
     2.1,
     2.6,
   ];
-  const colorAt = (t: number): V3 => {
+  const colorAt = (t: number, phi: number): V3 => {
     if (t < PUPIL) return pupil;
     if (t < IRIS) {
       const k = (t - PUPIL) / (IRIS - PUPIL);
-      const base = mix3(irisLight, iris, smoothstep(0.0, 0.55, k));
+      let base = mix3(irisLight, iris, smoothstep(0.0, 0.55, k));
+      // A pale collarette ring a third of the way out, fibres radiating across it, a dark limbus.
+      base = mix3(base, irisLight, 0.35 * gauss((k - 0.3) ** 2, 0.06));
+      base = scale(base, 1 + 0.28 * irisFibres(phi, k) * (0.4 + 0.6 * smoothstep(0.1, 0.5, k)));
       return mix3(base, irisRim, smoothstep(0.7, 1.0, k));
     }
-    return mix3(sclera, scleraShade, smoothstep(0.9, 2.2, t));
+    const corners = Math.cos(phi) ** 2 * smoothstep(0.8, 1.3, t);
+    return mix3(mix3(sclera, scleraPink, 0.45 * corners), scleraShade, smoothstep(0.9, 2.2, t));
   };
   const positions: V3[] = [];
   const colors: V3[] = [];
   for (const t of thetas) {
-    // The cornea bulges over the iris: it catches a sharp highlight.
-    const bulge = 1 + 0.055 * Math.cos(Math.min(t / (IRIS + 0.1), 1) * (Math.PI / 2)) ** 2;
+    // The iris is nearly flat (the cornea in front of it bulges, see buildCornea).
+    const dome = 1 + 0.015 * Math.cos(Math.min(t / (IRIS + 0.1), 1) * (Math.PI / 2)) ** 2;
     for (let j = 0; j < EYE_SEGMENTS; j++) {
       const phi = (2 * Math.PI * j) / EYE_SEGMENTS;
-      const s = Math.sin(t) * r * bulge;
-      positions.push(v3(s * Math.cos(phi), s * Math.sin(phi), Math.cos(t) * r * bulge));
-      colors.push(colorAt(t));
+      const s = Math.sin(t) * r * dome;
+      positions.push(v3(s * Math.cos(phi), s * Math.sin(phi), Math.cos(t) * r * dome));
+      colors.push(colorAt(t, phi));
     }
   }
   const front = positions.length;
-  positions.push(v3(0, 0, r * 1.055));
+  positions.push(v3(0, 0, r * 1.015));
   colors.push(pupil);
   const back = positions.length;
   positions.push(v3(0, 0, -r));
@@ -84,27 +119,67 @@ export function buildEye(layout: FaceLayout, side: Side): Part {
     ...fanIndices(front, 0, EYE_SEGMENTS, false),
     ...fanIndices(back, (rows - 1) * EYE_SEGMENTS, EYE_SEGMENTS, true),
   ];
-  const origin = v3(0, 0, 0);
-  // The eye's own "out" is +x for the left eye, -x for the right.
-  const out = side === 0 ? 1 : -1;
-  const gaze = (name: ArkitBlendshape): ((p: V3) => V3) | null => {
-    const s = SIDE_NAME[side];
-    if (name === `eyeLookUp${s}`) return (p) => rotX(p, origin, -LOOK_V);
-    if (name === `eyeLookDown${s}`) return (p) => rotX(p, origin, LOOK_V);
-    if (name === `eyeLookOut${s}`) return (p) => rotY(p, origin, out * LOOK_H);
-    if (name === `eyeLookIn${s}`) return (p) => rotY(p, origin, -out * LOOK_H);
-    return null;
-  };
   return {
     name: `Eye${SIDE_NAME[side]}`,
     material: 'eye',
     positions,
     colors,
-    indices: orientAway(positions, indices, origin),
-    targets: (name) => {
-      const f = gaze(name);
-      return f ? positions.map((p) => sub(f(p), p)) : null;
-    },
+    indices: orientAway(positions, indices, ORIGIN),
+    targets: gazeTargets(side, positions),
+  };
+}
+
+const ORIGIN = v3(0, 0, 0);
+
+/** Gaze morph targets of a part that turns with the eyeball (eye-local coordinates). */
+function gazeTargets(side: Side, positions: V3[]): Part['targets'] {
+  // The eye's own "out" is +x for the left eye, -x for the right.
+  const out = side === 0 ? 1 : -1;
+  const gaze = (name: ArkitBlendshape): ((p: V3) => V3) | null => {
+    const s = SIDE_NAME[side];
+    if (name === `eyeLookUp${s}`) return (p) => rotX(p, ORIGIN, -LOOK_V);
+    if (name === `eyeLookDown${s}`) return (p) => rotX(p, ORIGIN, LOOK_V);
+    if (name === `eyeLookOut${s}`) return (p) => rotY(p, ORIGIN, out * LOOK_H);
+    if (name === `eyeLookIn${s}`) return (p) => rotY(p, ORIGIN, -out * LOOK_H);
+    return null;
+  };
+  return (name) => {
+    const f = gaze(name);
+    return f ? positions.map((p) => sub(f(p), p)) : null;
+  };
+}
+
+/**
+ * The cornea: a clear, glossy dome over the iris that meets the eyeball at the limbus. It bulges
+ * more than the eyeball, so it catches the lights and the room as a sharp highlight where the
+ * flatter iris behind it would not; it turns with the eyeball.
+ */
+export function buildCornea(layout: FaceLayout, side: Side): Part {
+  const r = layout.eyeRadius;
+  const rings = 9;
+  const positions: V3[] = [];
+  for (let i = 1; i <= rings; i++) {
+    const t = (CORNEA_RIM * i) / rings;
+    // Spherical dome (a smaller radius of curvature than the eyeball) blended into the eyeball
+    // at the rim, standing a hair off it so it never dips under the sclera.
+    const k = t / CORNEA_RIM;
+    const lift = 1.004 + 0.05 * (1 - k * k) ** 1.5;
+    for (let j = 0; j < EYE_SEGMENTS; j++) {
+      const phi = (2 * Math.PI * j) / EYE_SEGMENTS;
+      const s = Math.sin(t) * r * lift;
+      positions.push(v3(s * Math.cos(phi), s * Math.sin(phi), Math.cos(t) * r * lift));
+    }
+  }
+  const pole = positions.length;
+  positions.push(v3(0, 0, r * 1.054));
+  const indices = [...gridIndices(rings, EYE_SEGMENTS, true), ...fanIndices(pole, 0, EYE_SEGMENTS, false)];
+  return {
+    name: `Cornea${SIDE_NAME[side]}`,
+    material: 'cornea',
+    positions,
+    colors: positions.map(() => v3(1, 1, 1)),
+    indices: orientAway(positions, indices, ORIGIN),
+    targets: gazeTargets(side, positions),
   };
 }
 

@@ -210,16 +210,33 @@ export function buildTongue(layout: FaceLayout): Part {
   };
 }
 
-/** Stylised ears: a rounded shell with a shallow bowl. Static. */
+/**
+ * Ears: a flattened shell whose outer face carries the ear's relief — the rolled helix round the
+ * rim, the scapha groove inside it, the antihelix ridge, the deep concha in front of the ear
+ * canal and a soft lobe — a little redder than the face (thin skin over cartilage). Static.
+ */
 export function buildEars(layout: FaceLayout): Part {
   const [rx] = layout.style.head;
   const skin = linearRgb(layout.style.colors.skin);
-  const inner = mix3(skin, linearRgb(layout.style.colors.blush), 0.45);
-  const rows = 16;
-  const cols = 24;
+  const blush = linearRgb(layout.style.colors.blush);
+  const rows = 24;
+  const cols = 40;
   const positions: V3[] = [];
   const colors: V3[] = [];
   const indices: number[] = [];
+  /** Relief of the outer face at disk point (oy up, oz back→front), in shell thicknesses. */
+  const relief = (oy: number, oz: number): { h: number; concha: number } => {
+    const rho = Math.hypot(oy, oz);
+    const lobe = smoothstep(-0.45, -0.75, oy);
+    const cartilage = 1 - lobe;
+    // The helix rolls round the top and back; it fades out at the front where it meets the head.
+    const rimSpan = smoothstep(0.55, -0.2, oz) + smoothstep(0.1, 0.6, oy);
+    const helix = 0.45 * gauss((rho - 0.86) ** 2, 0.07) * Math.min(1, rimSpan) * cartilage;
+    const scapha = -0.35 * gauss((rho - 0.7) ** 2, 0.05) * Math.min(1, rimSpan) * cartilage;
+    const antihelix = 0.3 * gauss((rho - 0.52) ** 2, 0.07) * smoothstep(-0.5, 0.1, oy + 0.4 * oz) * cartilage;
+    const concha = gauss((oy + 0.08) ** 2 + (oz - 0.12) ** 2 * 1.4, 0.24) * cartilage;
+    return { h: helix + scapha + antihelix - 0.85 * concha, concha };
+  };
   for (const k of [1, -1]) {
     const start = positions.length;
     const centre = v3(k * (rx * 0.97), -0.008, -0.014);
@@ -230,8 +247,11 @@ export function buildEars(layout: FaceLayout): Part {
         const ox = Math.cos(th);
         const oy = Math.sin(th) * Math.cos(ph);
         const oz = Math.sin(th) * Math.sin(ph);
-        const bowl = ox > 0 ? 0.75 * gauss(oy * oy + oz * oz, 0.45) : 0;
-        const lx = 0.0085 * (ox - bowl * 1.2);
+        const { h, concha } = relief(oy, oz);
+        // Only the outer face carries the relief; the back of the ear stays a smooth shell.
+        const face = smoothstep(0.1, 0.5, ox);
+        const lobe = smoothstep(-0.45, -0.8, oy);
+        const lx = 0.0085 * (ox * (1 + 0.4 * lobe) + face * h * 0.9);
         const ly = 0.024 * oy * (oy > 0 ? 1.05 : 0.9);
         const lz = 0.0155 * oz;
         // Tilt the ear back a little and flare it out from the head.
@@ -240,7 +260,8 @@ export function buildEars(layout: FaceLayout): Part {
         const z = ly * Math.sin(tilt) + lz * Math.cos(tilt);
         // Flare: the back rim stands off the head so the ear reads from the front.
         positions.push(add(centre, v3(k * (lx + 0.008 * (oz < 0 ? -oz : 0)), y, z)));
-        colors.push(mix3(skin, inner, bowl));
+        const redness = 0.2 + 0.35 * face * concha + 0.15 * lobe;
+        colors.push(mix3(mix3(skin, blush, redness), scale(skin, 0.72), 0.45 * face * concha));
       }
     }
     indices.push(...orientAway(positions, gridIndices(rows + 1, cols, true, start), centre, 4 * cols * 2));

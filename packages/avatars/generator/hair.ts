@@ -186,8 +186,11 @@ function addFringeLocks(
         points.push({
           p: add(skin, scale(dir, lift)),
           up: dir,
-          width: width * (0.4 + 0.6 * smoothstep(0, 0.3, k)) * (1 - 0.85 * smoothstep(0.55, 1, k)) + 0.0006,
-          thickness: 0.0016 * (1 - 0.5 * k) + 0.0004,
+          // Tips taper to a fine rounded point (a blunt end reads as a sawtooth along the fringe).
+          width:
+            width * (0.4 + 0.6 * smoothstep(0, 0.3, k)) * Math.sqrt(1 - 0.99 * smoothstep(0.45, 1, k)) +
+            0.0002,
+          thickness: 0.0016 * (1 - 0.7 * smoothstep(0.3, 1, k)) + 0.0002,
           color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
         });
       }

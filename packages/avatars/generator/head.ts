@@ -4,29 +4,32 @@
  * lips and form the mouth cavity, which opens when the lower half rotates with the jaw.
  */
 import { faceField } from './fields.js';
-import { type FaceLayout, SMILE_CURVE } from './layout.js';
+import type { FaceLayout } from './layout.js';
 import { add, dot, gauss, linearRgb, mix3, norm, scale, smoothstep, sub, type V3, v3 } from './math.js';
 import { fanIndices, gridIndices, type Part, type VertexRig } from './part.js';
+import { mouthOffset } from './skin/mouth-polar.js';
+import { lipBorder, lowerOf, paintSkin, skinPalette, VERTEX_DETAIL } from './skin/paint.js';
+import { uvOfDirection } from './skin/uv.js';
 
 const SEGMENTS = 64;
 const OUTER_RINGS = 48;
 const INNER_RINGS = 11;
-/** Vertical half-opening of the lip seam (radians): the lips touch but do not coincide. */
-const SEAM = 0.0025;
 
 interface RingVertex {
   p: V3;
   color: V3;
+  /** Texture coordinates, and the vertex colour that multiplies the baked texture. */
+  uv: [number, number];
+  textured: V3;
   rig: VertexRig;
 }
 
+const WHITE: V3 = [1, 1, 1];
+
 export function buildHead(layout: FaceLayout): Part {
   const { style, m, eu, ev, mouth } = layout;
-  const c = style.colors;
-  const skin = linearRgb(c.skin);
-  const blush = linearRgb(c.blush);
-  const lips = mix3(skin, linearRgb(c.lips), 0.75);
-  const lipsInner = mix3(lips, linearRgb(0x9b3c44), 0.5);
+  const palette = skinPalette(layout);
+  const { lips, lipsInner } = palette;
   const cavity = linearRgb(0x4a1418);
   const deep = linearRgb(0x1c0608);
   const theta0 = style.mouthHalfAngle;
@@ -37,56 +40,38 @@ export function buildHead(layout: FaceLayout): Part {
     const tangent = add(scale(eu, Math.cos(phi)), scale(ev, Math.sin(phi)));
     return add(scale(m, Math.cos(theta)), scale(tangent, Math.sin(theta)));
   };
-  const lowerOf = (alpha: number): number => smoothstep(0.45, -0.45, Math.sin(alpha));
 
   const outer = (t: number, alpha: number): RingVertex => {
     const ca = Math.cos(alpha);
-    const sa = Math.sin(alpha);
-    const a = theta0 + (Math.PI - theta0) * t;
-    const b = SEAM + (Math.PI - SEAM) * t;
-    const near = 1 - smoothstep(0, 0.15, t);
-    const u = a * ca;
-    const v = b * sa + SMILE_CURVE * ca * ca * near;
+    const [u, v] = mouthOffset(t, alpha, theta0);
     const dir = dirFor(u, v);
     let p = layout.skinAt(dir);
     const lower = lowerOf(alpha);
-    // Lip volume: rounded at the seam, fullest a little out, gone past the vermilion.
+    // Lip volume: rounded at the seam, full across the vermilion, then falling off quickly just
+    // past its border (so the lip has an edge, not a swelling); the upper border is a small ridge
+    // (the "white roll") and two philtrum columns run from the cupid's bow up to the nose.
     const corner = 0.3 + 0.7 * smoothstep(0.97, 0.55, Math.abs(ca));
-    const tp = lower > 0.5 ? 0.016 : 0.012;
-    const te = lower > 0.5 ? 0.065 : 0.055;
-    const full = style.lipFullness * (lower > 0.5 ? 1.2 : 0.8);
-    const bulge = full * (0.45 + 0.55 * smoothstep(0, tp, t)) * (1 - smoothstep(tp, te, t)) * corner;
+    const border = lipBorder(alpha);
+    const full = style.lipFullness * (lower > 0.5 ? 1.25 : 0.9);
+    const rise = 0.45 + 0.55 * smoothstep(0, 0.6 * border, t);
+    const fall = 1 - smoothstep(0.85 * border, border + 0.014, t);
+    const ridge = (1 - lower) * 0.22 * gauss((t - border) ** 2, 0.0045);
+    let bulge = full * corner * (rise * fall + ridge);
+    const philtrumBand = (1 - lower) * smoothstep(border, border + 0.01, t) * (1 - smoothstep(0.07, 0.12, t));
+    bulge += 0.0007 * philtrumBand * gauss((Math.abs(p[0]) - 0.0048) ** 2, 0.0014);
     p = add(p, scale(norm(dir), bulge));
-    // Vermilion: the upper border has a cupid's bow.
-    const border = lower > 0.5 ? 0.036 : 0.029 + 0.005 * Math.sin(2 * alpha) ** 2;
-    const lipMask = (1 - smoothstep(border - 0.004, border + 0.004, t)) * (0.4 + 0.6 * corner);
-    const cheeks =
-      gauss((Math.abs(p[0]) - 0.045) ** 2 + (p[1] + 0.02) ** 2, 0.014) * smoothstep(0.02, 0.06, p[2]);
-    const noseTip = gauss(p[0] ** 2 + (p[1] + 0.022) ** 2, 0.007) * smoothstep(0.08, 0.1, p[2]);
-    const nostrils =
-      gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0022) * smoothstep(0.07, 0.09, p[2]);
-    let color = mix3(skin, blush, 0.4 * cheeks + 0.22 * noseTip);
-    // Skin is not one colour: warmer, darker sockets round the eyes, a shaded underside of the
-    // jaw, cooler temples, and a faint mottle so large areas do not read as plastic.
-    const socket = gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2 * 0.8, 0.012);
-    color = mix3(color, mix3(scale(skin, 0.78), blush, 0.25), 0.45 * socket * smoothstep(0.03, 0.06, p[2]));
-    const underJaw = smoothstep(-0.06, -0.09, p[1]) * (1 - smoothstep(0.02, 0.06, p[2]));
-    color = mix3(color, scale(skin, 0.7), 0.5 * underJaw);
-    const temple = gauss((Math.abs(p[0]) - 0.065) ** 2 + (p[1] - 0.02) ** 2, 0.018);
-    color = mix3(color, mix3(skin, linearRgb(0x8a8aa0), 0.25), 0.3 * temple);
-    const mottle =
-      Math.sin(p[0] * 410 + 1.3) * Math.sin(p[1] * 370 + 0.7) * Math.sin(p[2] * 290 + 2.1) +
-      0.5 * Math.sin(p[0] * 1130 + p[1] * 870) * Math.sin(p[2] * 990 - p[1] * 640);
-    color = scale(color, 1 + 0.035 * mottle);
-    color = mix3(color, scale(skin, 0.45), 0.55 * nostrils);
-    color = mix3(color, lips, lipMask);
-    // A darker seam line so closed lips read as two lips.
-    color = mix3(color, lipsInner, 0.6 * (1 - smoothstep(0, 0.007, t)));
+    const color = paintSkin(layout, palette, p, t, alpha, VERTEX_DETAIL);
     const lipZone = 1 - smoothstep(0.03, 0.16, t);
     const inner = 1 - smoothstep(0.02, 0.09, t);
     const geom = smoothstep(mouth[1] + 0.006, mouth[1] - 0.028, p[1]) * smoothstep(-0.04, 0.02, p[2]);
     const jaw = geom + (lower - geom) * inner;
-    return { p, color, rig: { jaw, lip: lipZone, edge: 1 - smoothstep(0.025, 0.065, t) } };
+    return {
+      p,
+      color,
+      uv: uvOfDirection(dir),
+      textured: WHITE,
+      rig: { jaw, lip: lipZone, edge: 1 - smoothstep(0.025, 0.065, t) },
+    };
   };
 
   // Lip edge in the mouth frame: the inner rings start from it.
@@ -117,7 +102,28 @@ export function buildHead(layout: FaceLayout): Part {
     }
     const p = add(mouth, add(add(scale(eu, x), scale(ev, y)), scale(m, z)));
     const lower = lowerOf(alpha);
-    return { p, color, rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) } };
+    // Textured, the mouth's inside samples the texture at the seam it rolls in from, and its
+    // vertex colour darkens that lip colour to its own.
+    const seam = outer(0, alpha);
+    const seamColor = paintSkin(layout, palette, seam.p, 0, alpha, VERTEX_DETAIL);
+    const textured = v3(
+      Math.min(1, color[0] / seamColor[0]),
+      Math.min(1, color[1] / seamColor[1]),
+      Math.min(1, color[2] / seamColor[2]),
+    );
+    // Step a little into the texture (towards the mouth centre) per inner ring, so no triangle
+    // is degenerate in UV and the tangents stay defined; it reads the lip texels by the seam.
+    const uv: [number, number] = [
+      seam.uv[0] - Math.cos(alpha) * q * 0.006,
+      seam.uv[1] + Math.sin(alpha) * q * 0.006,
+    ];
+    return {
+      p,
+      color,
+      uv,
+      textured,
+      rig: { jaw: lower, lip: 1, edge: q <= roll ? 1 : 1 - 0.6 * smoothstep(0, 0.5, q) },
+    };
   };
 
   const rows: RingVertex[][] = [];
@@ -136,14 +142,20 @@ export function buildHead(layout: FaceLayout): Part {
   const positions = verts.map((v) => v.p);
   const colors = verts.map((v) => v.color);
   const rigs = verts.map((v) => v.rig);
+  const uvs = verts.map((v) => v.uv);
+  const textured = verts.map((v) => v.textured);
   const deepIndex = positions.length;
   positions.push(deepPole.p);
   colors.push(deepPole.color);
   rigs.push(deepPole.rig);
+  uvs.push(deepPole.uv);
+  textured.push(deepPole.textured);
   const backIndex = positions.length;
   positions.push(backPole.p);
   colors.push(backPole.color);
   rigs.push({ jaw: 0, lip: 0, edge: 0 });
+  uvs.push(backPole.uv);
+  textured.push(backPole.textured);
 
   const indices = [
     ...gridIndices(rows.length, SEGMENTS, true),
@@ -156,6 +168,7 @@ export function buildHead(layout: FaceLayout): Part {
     positions,
     colors,
     indices: orientOutward(positions, indices),
+    texture: { uvs, colors: textured },
     targets: (name) => positions.map((p, i) => faceField(layout, name, p, rigs[i]!)),
   };
 }

@@ -20,12 +20,30 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       specularIntensity: 0.5,
     }),
     mouth: new THREE.MeshStandardMaterial({ name: 'Mouth', vertexColors: true, roughness: 0.5 }),
+    // The eyeball is moist: a soft clearcoat sheen over sclera and iris.
     eye: new THREE.MeshPhysicalMaterial({
       name: 'Eye',
       vertexColors: true,
-      roughness: 0.3,
+      roughness: 0.35,
+      clearcoat: 0.5,
+      clearcoatRoughness: 0.1,
+    }),
+    // A clear, glossy shell over the iris that carries the sharp highlights. Alpha-blended, not
+    // transmissive: transmission re-renders the whole scene every frame (≈ 1.7× the frame time in
+    // SwiftShader) for a few hundred pixels. Its black base only tints the iris (the iris colours
+    // are brightened to match); the blend scales its reflections by the opacity, so the
+    // highlights are made sharp and strong enough to stand out after it.
+    cornea: new THREE.MeshPhysicalMaterial({
+      name: 'Cornea',
+      color: 0x000000,
+      transparent: true,
+      opacity: 0.3,
+      depthWrite: false,
+      roughness: 0.06,
+      metalness: 0,
+      specularIntensity: 1,
       clearcoat: 1,
-      clearcoatRoughness: 0.04,
+      clearcoatRoughness: 0.03,
     }),
     teeth: new THREE.MeshPhysicalMaterial({
       name: 'Teeth',
@@ -68,4 +86,22 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       sheenRoughness: 0.6,
     }),
   };
+}
+
+/**
+ * The face's textured skin: base colour, normals and roughness come from the baked maps (the
+ * vertex colours multiply the base colour: white on the skin, darker inside the mouth), so the
+ * factors here are neutral; the sheen and specular match the untextured skin round it.
+ */
+export function createFaceMaterial(style: AvatarStyle): THREE.MeshPhysicalMaterial {
+  return new THREE.MeshPhysicalMaterial({
+    name: 'FaceSkin',
+    vertexColors: true,
+    roughness: 1,
+    metalness: 0,
+    sheen: 0.15,
+    sheenColor: new THREE.Color(style.colors.blush).lerp(new THREE.Color(0xffffff), 0.2),
+    sheenRoughness: 0.45,
+    specularIntensity: 0.5,
+  });
 }

@@ -7,6 +7,7 @@ export type MaterialKey =
   | 'skin'
   | 'mouth'
   | 'eye'
+  | 'cornea'
   | 'teeth'
   | 'tongue'
   | 'hair'
@@ -39,6 +40,11 @@ export interface Part {
    * Parts without `targets` are static and carry no morph targets.
    */
   targets?: (name: ArkitBlendshape) => V3[] | null;
+  /**
+   * For a part that can wear a baked texture: texture coordinates per vertex and the vertex
+   * colours to use with the texture (they multiply it, so mostly white).
+   */
+  texture?: { uvs: [number, number][]; colors: V3[] };
 }
 
 /** Triangulates a grid of `rows × cols` vertices (row-major); `wrap` joins the last column to the first. */
@@ -91,4 +97,57 @@ export function orientAway(positions: V3[], indices: number[], inside: V3, probe
     flipped[i + 2] = x;
   }
   return flipped;
+}
+
+/**
+ * Cuts a textured part open where its texture wraps (u jumps from 1 back to 0): every triangle
+ * that spans more than half the texture gets copies of its low-u vertices shifted to u + 1 (the
+ * sampler repeats, so they read the same texels), so no triangle smears the whole texture across
+ * itself. The copies move with their originals in every morph target.
+ */
+export function splitTextureSeam(part: Part): Part {
+  const texture = part.texture;
+  if (!texture) return part;
+  const uvs = texture.uvs.slice();
+  const positions = part.positions.slice();
+  const colors = part.colors.slice();
+  const texColors = texture.colors.slice();
+  const copies: number[] = [];
+  const copyOf = new Map<number, number>();
+  const indices = part.indices.slice();
+  for (let t = 0; t < indices.length; t += 3) {
+    const us = [0, 1, 2].map((k) => texture.uvs[indices[t + k]!]![0]);
+    if (Math.max(...us) - Math.min(...us) <= 0.5) continue;
+    for (let k = 0; k < 3; k++) {
+      const i = indices[t + k]!;
+      if (texture.uvs[i]![0] >= 0.5) continue;
+      let copy = copyOf.get(i);
+      if (copy === undefined) {
+        copy = positions.length;
+        copyOf.set(i, copy);
+        copies.push(i);
+        positions.push(part.positions[i]!);
+        colors.push(part.colors[i]!);
+        texColors.push(texture.colors[i]!);
+        uvs.push([texture.uvs[i]![0] + 1, texture.uvs[i]![1]]);
+      }
+      indices[t + k] = copy;
+    }
+  }
+  const targets = part.targets;
+  return {
+    ...part,
+    positions,
+    colors,
+    indices,
+    texture: { uvs, colors: texColors },
+    ...(targets
+      ? {
+          targets: (name) => {
+            const deltas = targets(name);
+            return deltas ? [...deltas, ...copies.map((i) => deltas[i]!)] : null;
+          },
+        }
+      : {}),
+  };
 }

@@ -59,7 +59,7 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     eyeRadius: 0.0133,
     eyeSpacing: 0.031,
     mouthHalfAngle: 0.215,
-    lipFullness: 0.003,
+    lipFullness: 0.0042,
     noseHeight: 0.0165,
     colors: {
       skin: 0xe9b594,
@@ -88,7 +88,7 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     eyeRadius: 0.0135,
     eyeSpacing: 0.0315,
     mouthHalfAngle: 0.225,
-    lipFullness: 0.0038,
+    lipFullness: 0.005,
     noseHeight: 0.015,
     colors: {
       skin: 0x8d5a3f,

@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
 // @ts-expect-error gltf-validator ships no type declarations
 import validator from 'gltf-validator';
+import jpeg from 'jpeg-js';
 import type * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { buildAvatarScene } from '../generator/assemble.js';
-import { exportGlb, readGlb } from '../generator/export-glb.js';
+import { exportGlb, readGlb, writeGlb } from '../generator/export-glb.js';
 import { AVATAR_STYLES } from '../generator/style.js';
 import { type AvatarIndex, BUILT_IN_AVATAR_IDS, parseAvatarManifest } from '../src/index.js';
 
@@ -21,6 +22,23 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const MAX_BYTES = 3 * 1024 * 1024;
 
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
+
+/** The parts of the glTF JSON the texture test reads. */
+interface GltfDoc {
+  nodes: { name?: string; mesh?: number }[];
+  meshes: { primitives: { attributes: Record<string, number>; material: number }[] }[];
+  materials: {
+    pbrMetallicRoughness: {
+      baseColorTexture?: { index: number };
+      metallicRoughnessTexture?: { index: number };
+    };
+    normalTexture?: { index: number };
+    occlusionTexture?: { index: number };
+  }[];
+  textures: { source: number }[];
+  images: { bufferView: number; mimeType: string }[];
+  bufferViews: { byteOffset?: number; byteLength: number }[];
+}
 
 interface ValidationReport {
   issues: {
@@ -30,7 +48,27 @@ interface ValidationReport {
   };
 }
 
-function parseWithThree(bytes: Uint8Array): Promise<THREE.Group> {
+/**
+ * The GLB without its images: three's loader decodes images through browser APIs Node lacks (the
+ * render test loads the textured models in Chromium). Geometry, morph targets and nodes are untouched.
+ */
+function withoutImages(bytes: Uint8Array): Uint8Array {
+  const { json, bin } = readGlb(bytes) as unknown as { json: Record<string, unknown>; bin: Uint8Array };
+  const materials = (json.materials ?? []) as Record<string, Record<string, unknown> | undefined>[];
+  for (const material of materials) {
+    delete material.normalTexture;
+    delete material.occlusionTexture;
+    delete material.pbrMetallicRoughness?.baseColorTexture;
+    delete material.pbrMetallicRoughness?.metallicRoughnessTexture;
+  }
+  delete json.images;
+  delete json.textures;
+  delete json.samplers;
+  return writeGlb(json, bin);
+}
+
+function parseWithThree(glb: Uint8Array): Promise<THREE.Group> {
+  const bytes = withoutImages(glb);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   return new Promise((resolve, reject) =>
     new GLTFLoader().parse(buffer, '', (gltf) => resolve(gltf.scene), reject),
@@ -95,6 +133,46 @@ describe.each(index.avatars)('$id', (entry) => {
     }
     expect(scene.getObjectByName(manifest.headNode ?? 'Head')).toBeDefined();
     for (const eye of manifest.eyeNodes ?? []) expect(scene.getObjectByName(eye)).toBeDefined();
+  });
+
+  it('wears a baked skin texture set on the face: base colour, tangent-space normals, ORM, ≤ 1024²', () => {
+    const { json, bin } = readGlb(bytes) as unknown as { json: GltfDoc; bin: Uint8Array };
+    const faceNode = json.nodes.find((n) => n.name === 'Face')!;
+    const primitive = json.meshes[faceNode.mesh!]!.primitives[0]!;
+    expect(Object.keys(primitive.attributes)).toEqual(expect.arrayContaining(['TEXCOORD_0', 'TANGENT']));
+    const material = json.materials[primitive.material]!;
+    const slots = {
+      baseColor: material.pbrMetallicRoughness.baseColorTexture?.index,
+      orm: material.pbrMetallicRoughness.metallicRoughnessTexture?.index,
+      normal: material.normalTexture?.index,
+      occlusion: material.occlusionTexture?.index,
+    };
+    expect(slots.orm).toBe(slots.occlusion);
+    const decoded: Record<string, { width: number; height: number; data: Uint8Array }> = {};
+    for (const [slot, index] of Object.entries(slots)) {
+      expect(index, slot).toBeTypeOf('number');
+      const image = json.images[json.textures[index!]!.source]!;
+      expect(image.mimeType).toBe('image/jpeg');
+      const view = json.bufferViews[image.bufferView]!;
+      const data = bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength);
+      decoded[slot] = jpeg.decode(data, { useTArray: true });
+      expect(decoded[slot]!.width).toBeLessThanOrEqual(1024);
+      expect(decoded[slot]!.height).toBe(decoded[slot]!.width);
+    }
+    // The maps carry content, not flat colour: the normal map bends normals (pores, lip lines),
+    // roughness varies (T-zone vs cheeks), the base colour has the lips' red against the skin.
+    const spread = (d: Uint8Array, channel: number): number => {
+      let lo = 255;
+      let hi = 0;
+      for (let i = channel; i < d.length; i += 4) {
+        lo = Math.min(lo, d[i]!);
+        hi = Math.max(hi, d[i]!);
+      }
+      return hi - lo;
+    };
+    expect(spread(decoded.normal!.data, 0)).toBeGreaterThan(40);
+    expect(spread(decoded.orm!.data, 1)).toBeGreaterThan(40);
+    expect(spread(decoded.baseColor!.data, 1)).toBeGreaterThan(40);
   });
 
   it('moves the jaw, lips, lids, brows and tongue where the rig says', async () => {

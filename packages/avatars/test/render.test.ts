@@ -18,6 +18,13 @@ const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.met
 /** Frames of the avatars as they were before the realism pass (0.1.0), kept for the comparison. */
 const before = join(images, 'before');
 const comparison = fileURLToPath(new URL('../../../docs/images/avatar-before-after.png', import.meta.url));
+/** Frames of the avatars with vertex colours only (before the baked skin textures and cornea). */
+const untextured = join(images, 'vertex-colours');
+const skinComparison = fileURLToPath(
+  new URL('../../../docs/images/avatar-skin-before-after.png', import.meta.url),
+);
+/** A close-up of the face (eyes to chin) where skin texture, lips and eye highlights show. */
+const CLOSE_UP = { position: [0, 1.59, 0.34], target: [0, 1.575, 0], fov: 24 };
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 
 const POSES: Record<string, Record<string, number>> = {
@@ -116,6 +123,13 @@ describe('built-in avatars render in Chromium', () => {
         await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
         frames.set(`${entry.id}-${pose}`, png);
       }
+      const closeUp = await page.evaluate((camera) => {
+        window.avatarPage.pose({});
+        window.avatarPage.view(camera);
+        return window.avatarPage.png();
+      }, CLOSE_UP);
+      await writeFile(join(images, `${entry.id}-closeup.png`), Buffer.from(closeUp.split(',')[1]!, 'base64'));
+      frames.set(`${entry.id}-closeup`, closeUp);
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];
       for (let i = 0; i < poses.length; i++) {
@@ -158,5 +172,29 @@ describe('built-in avatars render in Chromium', () => {
     const bytes = Buffer.from(png.split(',')[1]!, 'base64');
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     await writeFile(comparison, bytes);
+  });
+
+  it('writes the skin before/after sheet (vertex colours → baked textures) to docs/images', async () => {
+    const columns = ['idle', 'speaking', 'blink', 'closeup'];
+    const rows: SheetRow[] = [];
+    for (const entry of index.avatars) {
+      const old = columns.map((pose) => join(untextured, `${entry.id}-${pose}.png`));
+      const now = columns.map((pose) => frames.get(`${entry.id}-${pose}`));
+      if (now.some((f) => f === undefined)) return;
+      if (old.every((file) => existsSync(file))) {
+        rows.push({
+          label: `${entry.name} before`,
+          images: old.map((file) => `data:image/png;base64,${readFileSync(file).toString('base64')}`),
+        });
+      }
+      rows.push({ label: `${entry.name} now`, images: now as string[] });
+    }
+    const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [
+      rows,
+      columns,
+    ] as const);
+    const bytes = Buffer.from(png.split(',')[1]!, 'base64');
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    await writeFile(skinComparison, bytes);
   });
 });

@@ -45,7 +45,7 @@ const SHADE: VrmDescription['shade'] = {
 /** A VRM of a built-in style: its bust on a humanoid skeleton, a spring ponytail, MToon, expressions. */
 export async function buildVrm(id: string, major: 0 | 1): Promise<Uint8Array> {
   const s = style(id);
-  const scene = buildAvatarScene(s, VRM_SHAPES);
+  const scene = buildAvatarScene(s, VRM_SHAPES, { skinTextures: false, corneas: false });
   const bones = addHumanoidSkeleton(scene);
   const spring = addPonytail(scene, s);
   flattenVertexColors(scene);
@@ -69,7 +69,7 @@ export async function buildVrm(id: string, major: 0 | 1): Promise<Uint8Array> {
  * `mouthOpen`/`mouthSmile` on meshes named as RPM names them.
  */
 export async function buildRpmStyle(id: string): Promise<Uint8Array> {
-  const scene = buildAvatarScene(style(id), RPM_SHAPES);
+  const scene = buildAvatarScene(style(id), RPM_SHAPES, { skinTextures: false, corneas: false });
   const rename: Record<string, string> = {
     Face: 'Wolf3D_Head',
     TeethLower: 'Wolf3D_Teeth',

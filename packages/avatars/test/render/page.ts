@@ -30,6 +30,7 @@ declare global {
     avatarPage: {
       load(url: string, camera: { position: number[]; target: number[]; fov: number }): Promise<LoadedInfo>;
       pose(weights: Record<string, number>): void;
+      view(camera: { position: number[]; target: number[]; fov: number }): void;
       mouthRect(): Rect;
       pixels(rect: Rect): number[];
       png(): string;
@@ -86,6 +87,15 @@ window.avatarPage = {
     camera.updateProjectionMatrix();
     render();
     return { meshes, morphMeshes: morphMeshes.length, targetNames: [...names].sort() };
+  },
+
+  /** Moves the camera (and renders): the close-ups use it after `load`. */
+  view(cam) {
+    camera.fov = cam.fov;
+    camera.position.fromArray(cam.position);
+    camera.lookAt(new THREE.Vector3().fromArray(cam.target));
+    camera.updateProjectionMatrix();
+    render();
   },
 
   pose(weights) {
