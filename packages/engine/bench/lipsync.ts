@@ -325,6 +325,11 @@ async function main(): Promise<void> {
       '\nNo `neural` condition (Kokoro neural voices) in this dev set: run `bash packages/engine/corpus/kokoro-fetch.sh`, then regenerate it with `pnpm --filter @avatar-drive/engine gen:dev`.',
     );
   }
+  if (!utterances.some((u) => u.condition === 'human')) {
+    console.log(
+      '\nNo `human` condition (real recorded speech) in this dev set: run `bash packages/engine/corpus/human-fetch.sh`, then regenerate it with `pnpm --filter @avatar-drive/engine gen:dev`.',
+    );
+  }
 
   if (jsonOut) {
     const out = {

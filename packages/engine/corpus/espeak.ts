@@ -2,11 +2,12 @@
  * Runs the espeak-align C helper (native/espeak-align.c): builds it with gcc on first use into the
  * git-ignored corpus/.build directory, feeds it a batch of jobs, and parses its phoneme events.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PhoneEvent } from './labels.js';
+import { runHelper } from './run-helper.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = join(HERE, 'native', 'espeak-align.c');
@@ -61,37 +62,17 @@ function oneLine(text: string): string {
 }
 
 /** Synthesises a batch of jobs with one helper process; resolves with one result per job, in order. */
-export function synthesizeEspeak(jobs: readonly EspeakJob[]): Promise<EspeakResult[]> {
+export async function synthesizeEspeak(jobs: readonly EspeakJob[]): Promise<EspeakResult[]> {
   const binary = ensureEspeakAlign();
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`espeak-align exited with ${code}: ${stderr.trim()}`));
-        return;
-      }
-      try {
-        resolve(parseHelperOutput(stdout, jobs));
-      } catch (err) {
-        reject(err);
-      }
-    });
-    for (const j of jobs) {
-      child.stdin.write(
+  const input = jobs
+    .map(
+      (j) =>
         `${j.out}\t${j.voice}\t${Math.round(j.rate)}\t${Math.round(j.pitch)}\t${Math.round(j.range)}\t${oneLine(j.text)}\n`,
-      );
-    }
-    child.stdin.end();
-  });
+    )
+    .join('');
+  const { code, stdout, stderr } = await runHelper('espeak-align', binary, [], { input });
+  if (code !== 0) throw new Error(`espeak-align exited with ${code}: ${stderr.trim()}`);
+  return parseHelperOutput(stdout, jobs);
 }
 
 /** Parses `JOB`/`PH`/`END`/`ERR` lines; throws if any job failed or is missing. */

@@ -2,8 +2,8 @@
  * Festival diphone synthesis (kal_diphone and ked_diphone, 16 kHz) with segment times, driven by a
  * generated Scheme script: one festival process per batch.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { runHelper } from './run-helper.js';
 
 /** Festival voices the corpus uses (Debian festvox-kallpc16k and festvox-kdlpc16k). */
 export type FestivalVoice = 'kal_diphone' | 'ked_diphone';
@@ -53,24 +53,13 @@ export function festivalScript(jobs: readonly FestivalJob[]): string {
 }
 
 /** Synthesises a batch with one `festival --batch` process; resolves when every WAV is written. */
-export function synthesizeFestival(jobs: readonly FestivalJob[], scriptPath: string): Promise<void> {
+export async function synthesizeFestival(jobs: readonly FestivalJob[], scriptPath: string): Promise<void> {
   writeFileSync(scriptPath, festivalScript(jobs));
-  return new Promise((resolve, reject) => {
-    const child = spawn('festival', ['--batch', scriptPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-    });
-    child.on('error', (err) =>
-      reject(new Error(`cannot run festival (${err.message}); install it with bash scripts/setup.sh`)),
-    );
-    child.on('close', (code) => {
-      if (code !== 0 || /SIOD ERROR|error:/i.test(output)) {
-        reject(new Error(`festival failed (exit ${code}) on ${scriptPath}: ${output.trim().slice(0, 500)}`));
-      } else resolve();
-    });
+  const { code, stdout, stderr } = await runHelper('festival', 'festival', ['--batch', scriptPath], {
+    hint: 'install it with bash scripts/setup.sh',
   });
+  const output = stdout + stderr;
+  if (code !== 0 || /SIOD ERROR|error:/i.test(output)) {
+    throw new Error(`festival failed (exit ${code}) on ${scriptPath}: ${output.trim().slice(0, 500)}`);
+  }
 }

@@ -4,11 +4,12 @@
  * with gcc on first use into the git-ignored corpus/.build directory; it writes each WAV and, next to
  * it, `<wav>.segs` in Festival's format.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_DIR } from './espeak.js';
+import { runHelper } from './run-helper.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = join(HERE, 'native', 'flite-align.c');
@@ -56,7 +57,7 @@ function ensureFliteAlign(): string {
 }
 
 /** Synthesises a batch with one helper process; resolves when every WAV and its segments are written. */
-export function synthesizeFlite(jobs: readonly FliteJob[]): Promise<void> {
+export async function synthesizeFlite(jobs: readonly FliteJob[]): Promise<void> {
   const binary = ensureFliteAlign();
   const input = jobs
     .map((j) =>
@@ -69,27 +70,11 @@ export function synthesizeFlite(jobs: readonly FliteJob[]): Promise<void> {
       ].join('\t'),
     )
     .join('\n');
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', (err) => reject(new Error(`cannot run flite-align (${err.message})`)));
-    child.on('close', (code) => {
-      const done = stdout.split('\n').filter((l) => l.startsWith('DONE ')).length;
-      if (code !== 0 || done !== jobs.length) {
-        reject(
-          new Error(
-            `flite-align failed (exit ${code}, ${done}/${jobs.length} jobs): ${stderr.trim().slice(0, 500)}`,
-          ),
-        );
-      } else resolve();
-    });
-    child.stdin.end(`${input}\n`);
-  });
+  const { code, stdout, stderr } = await runHelper('flite-align', binary, [], { input: `${input}\n` });
+  const done = stdout.split('\n').filter((l) => l.startsWith('DONE ')).length;
+  if (code !== 0 || done !== jobs.length) {
+    throw new Error(
+      `flite-align failed (exit ${code}, ${done}/${jobs.length} jobs): ${stderr.trim().slice(0, 500)}`,
+    );
+  }
 }

@@ -8,6 +8,9 @@
  * `neural` condition; train 0). Without the Kokoro model (corpus/kokoro-fetch.sh) they are left out
  * with a message saying how to add them; `--neural 0` leaves them out silently.
  *
+ * The dev split also gets the `human` condition: the real recordings of corpus/human.ts, after the
+ * neural ones, when corpus/human-fetch.sh has prepared them (else they are left out with a message).
+ *
  * The plan is split across W worker processes (default 2: the machine is shared); the result is
  * written to DIR.partial and swapped into DIR when complete, so readers never see half a corpus.
  */
@@ -18,9 +21,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateEntries, type IndexEntry, writeIndex } from './corpus.js';
 import { ensureEspeakAlign } from './espeak.js';
+import { humanDir, humanMissing, humanRecordings, humanUtterance } from './human.js';
 import { kokoroDir, kokoroMissing } from './kokoro.js';
 import { planCorpus, type UtterancePlan } from './plan.js';
 import type { Split } from './texts.js';
+import { writeWav } from './wav.js';
 
 const DEFAULT_COUNT: Record<Split, number> = { train: 3000, dev: 400 };
 const DEFAULT_SEED: Record<Split, number> = { train: 1, dev: 7 };
@@ -101,6 +106,35 @@ async function runWorker(planFile: string, shard: number, shards: number, outDir
   }
 }
 
+/**
+ * Writes the `human` dev utterances (ids from `first` on) into `dir`, or says why they are left
+ * out. Nothing is synthesised: the recordings and their alignments are read as they are.
+ */
+function addHumanSpeech(dir: string, first: number): IndexEntry[] {
+  const source = humanDir();
+  const recordings = humanRecordings();
+  const missing = humanMissing(source, recordings);
+  if (missing) {
+    process.stderr.write(
+      `gen-corpus dev: leaving out the ${recordings.length} human-speech utterances (condition "human"): ${missing}\n`,
+    );
+    return [];
+  }
+  return recordings.map((recording, i) => {
+    const id = `dev-${String(first + i).padStart(5, '0')}`;
+    const { audio, entry } = humanUtterance(source, recording, id);
+    writeWav(join(dir, `${id}.wav`), audio);
+    writeFileSync(join(dir, `${id}.json`), `${JSON.stringify(entry)}\n`);
+    return {
+      id,
+      sampleRate: entry.sampleRate,
+      voice: entry.voice,
+      condition: entry.condition,
+      duration: entry.duration,
+    };
+  });
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === '--worker') {
@@ -163,7 +197,9 @@ async function main(): Promise<void> {
           }),
       ),
     );
-    const index = writeIndex(partial, args.split, args.seed, shards.flat());
+    const entries = shards.flat();
+    if (args.split === 'dev') entries.push(...addHumanSpeech(partial, args.count + neural));
+    const index = writeIndex(partial, args.split, args.seed, entries);
     const old = `${args.out}.old`;
     rmSync(old, { recursive: true, force: true });
     if (existsSync(args.out)) renameSync(args.out, old);

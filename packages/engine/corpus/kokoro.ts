@@ -9,11 +9,12 @@
  * does), rewritten into the symbols Kokoro was trained on (misaki's: one letter per diphthong and
  * affricate, no length marks in US English).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closureThreshold, type PhoneSpan } from './labels.js';
+import { runHelper } from './run-helper.js';
 import { KOKORO_MODIFIERS, KOKORO_STRESS, KOKORO_VISEMES } from './visemes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -169,40 +170,27 @@ export function parseKokoroOutput(stdout: string, jobs: readonly KokoroJob[]): K
 }
 
 /** Synthesises a batch with one helper process (one ONNX session for the batch). */
-export function synthesizeKokoro(jobs: readonly KokoroJob[], dir = kokoroDir()): Promise<KokoroResult[]> {
+export async function synthesizeKokoro(
+  jobs: readonly KokoroJob[],
+  dir = kokoroDir(),
+): Promise<KokoroResult[]> {
   const missing = kokoroMissing(
     dir,
     jobs.map((j) => j.voice),
   );
-  if (missing) return Promise.reject(new Error(missing));
+  if (missing) throw new Error(missing);
   const input = jobs.map((j) => [j.out, j.voice, j.speed.toFixed(3), j.symbols].join('\t')).join('\n');
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(dir, 'venv', 'bin', 'python'), [HELPER, 'serve', dir], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runHelper(
+    'kokoro-align',
+    join(dir, 'venv', 'bin', 'python'),
+    [HELPER, 'serve', dir],
+    {
+      input: `${input}\n`,
       env: { ...process.env, OMP_NUM_THREADS: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', (err) => reject(new Error(`cannot run kokoro-align (${err.message})`)));
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`kokoro-align failed (exit ${code}): ${stderr.trim().slice(-800)}`));
-        return;
-      }
-      try {
-        resolve(parseKokoroOutput(stdout, jobs));
-      } catch (err) {
-        reject(err);
-      }
-    });
-    child.stdin.end(`${input}\n`);
-  });
+    },
+  );
+  if (code !== 0) throw new Error(`kokoro-align failed (exit ${code}): ${stderr.trim().slice(-800)}`);
+  return parseKokoroOutput(stdout, jobs);
 }
 
 /**
@@ -306,8 +294,10 @@ export function spansFromKokoroTokens(tokens: readonly KokoroToken[], audio: Flo
 /** Silence is 35 dB under the loud frames: 10 dB under the closure threshold (itself −25 dB). */
 const SILENCE_BELOW_LOUD = 10 ** (-10 / 20);
 const SNAP_HOP = Math.round(KOKORO_RATE * 0.005);
+/** Speech level: 10 dB over silence (the closure threshold, 25 dB under the loud frames). */
+const SPEECH_ABOVE_SILENCE = 10 ** (10 / 20);
 /** How far a pause boundary may move: back into the phone before it, and back into the pause before speech. */
-const MAX_TRIM = Math.round(KOKORO_RATE * 0.3);
+const MAX_TRIM = Math.round(KOKORO_RATE * 1);
 const MAX_EARLY = Math.round(KOKORO_RATE * 0.1);
 /** What a trimmed phone keeps at least. */
 const MIN_PHONE = Math.round(KOKORO_RATE * 0.03);
@@ -319,12 +309,37 @@ function level(x: Float32Array, from: number, to: number): number {
 }
 
 /**
+ * Where the sound before a pause ends, searching `[floor, end)`: the decoder's tail after a phone is
+ * not digital silence but breath and vocoder noise 35–45 dB down whose 5 ms levels now and then
+ * cross `silence`, so walking back from the label over quiet hops alone stops at the first blip and
+ * leaves the phone running 100–600 ms into the pause (a quarter of the utterance-final phones did).
+ * Instead: the last hop at speech level (`silence` + 10 dB, the closure threshold) marks the phone's
+ * body, and the sound runs on from there while it stays above `silence` (a decay or a weak final
+ * fricative). Without a hop at speech level in the range the old walk-back applies.
+ */
+function soundEnd(x: Float32Array, floor: number, end: number, silence: number): number {
+  const speech = silence * SPEECH_ABOVE_SILENCE;
+  let lastLoud = -1;
+  for (let at = floor; at + SNAP_HOP <= end; at += SNAP_HOP)
+    if (level(x, at, at + SNAP_HOP) >= speech) lastLoud = at;
+  if (lastLoud < 0) {
+    let cut = end;
+    while (cut - SNAP_HOP >= floor && level(x, cut - SNAP_HOP, cut) < silence) cut -= SNAP_HOP;
+    return cut;
+  }
+  let cut = lastLoud + SNAP_HOP;
+  while (cut + SNAP_HOP <= end && level(x, cut, cut + SNAP_HOP) >= silence) cut += SNAP_HOP;
+  return Math.min(cut, end);
+}
+
+/**
  * Moves pause boundaries onto the audio. The decoder renders a token's frames as it likes: the last
  * phone before a pause often ends in silence well before its frames do (a final stop's closure runs
- * on, 100–400 ms), and the first phone after a pause often starts sounding one or two frames before
- * its own (the decoder sees the coming frames). So a pause starts where the sound before it falls
- * under `silence` for good (the phone keeps ≥ 30 ms, moves ≤ 300 ms), and ends where the sound after
- * it first rose above `silence` (≤ 100 ms earlier), in 5 ms steps.
+ * on, 100–400 ms, and the tail after it is low noise, see soundEnd), and the first phone after a
+ * pause often starts sounding one or two frames before its own (the decoder sees the coming frames).
+ * So a pause starts where the sound before it ends (the phone keeps ≥ 30 ms, moves ≤ 1 s: a final
+ * stop's frames ran 525 ms with 50 ms of sound in them), and
+ * ends where the sound after it first rose above `silence` (≤ 100 ms earlier), in 5 ms steps.
  */
 export function snapPauses(spans: PhoneSpan[], x: Float32Array, silence: number): PhoneSpan[] {
   for (let i = 0; i < spans.length; i++) {
@@ -333,8 +348,7 @@ export function snapPauses(spans: PhoneSpan[], x: Float32Array, silence: number)
     const before = spans[i - 1];
     if (before && before.phone !== '_') {
       const floor = Math.max(before.start + MIN_PHONE, pause.start - MAX_TRIM);
-      let cut = pause.start;
-      while (cut - SNAP_HOP >= floor && level(x, cut - SNAP_HOP, cut) < silence) cut -= SNAP_HOP;
+      const cut = floor < pause.start ? soundEnd(x, floor, pause.start, silence) : pause.start;
       before.end = cut;
       pause.start = cut;
     }

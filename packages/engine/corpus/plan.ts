@@ -61,7 +61,9 @@ export type SynthSpec =
   /** Kokoro-82M, a neural TTS (voices split between train and dev; see voices.ts). */
   | { engine: 'kokoro'; voice: string; speed: number }
   /** No speech at all: `seconds` of background noise only, labelled silence throughout. */
-  | { engine: 'none'; seconds: number };
+  | { engine: 'none'; seconds: number }
+  /** A real person's recording (dev `human` condition, corpus/human.ts), force-aligned by pocketsphinx. */
+  | { engine: 'human'; recording: string; aligner: string };
 
 /** One planned utterance. */
 export interface UtterancePlan {

@@ -150,7 +150,11 @@ export function renderUtterance(
   const last = labels[labels.length - 1]!;
   last.end = duration;
   if (last.start >= last.end) throw new Error(`${plan.id}: label/audio length mismatch after resampling`);
-  const voice = plan.synth.engine === 'none' ? 'none' : `${plan.synth.engine}:${plan.synth.voice}`;
+  const spec = plan.synth;
+  const voice =
+    spec.engine === 'none'
+      ? 'none'
+      : `${spec.engine}:${spec.engine === 'human' ? spec.recording : spec.voice}`;
   return {
     audio: { sampleRate: rate, samples: x },
     entry: {

@@ -158,20 +158,48 @@ describe('Kokoro token timings', () => {
       ['b', 15600, 19200],
       ['_', 19200, 24000],
     ]);
-    // bounded: a phone keeps 30 ms, and a pause ends at most 100 ms early
+    // bounded: a phone keeps 30 ms and moves at most 1 s, and a pause ends at most 100 ms early
     const long = [
-      { phone: 'a', start: 0, end: 24000 },
-      { phone: '_', start: 24000, end: 36000 },
-      { phone: 'b', start: 36000, end: 48000 },
+      { phone: 'a', start: 0, end: 36000 },
+      { phone: '_', start: 36000, end: 48000 },
+      { phone: 'b', start: 48000, end: 60000 },
     ];
-    const y = audio(48000, [
+    const y = audio(60000, [
       [0, 720],
-      [24000, 48000],
+      [36000, 60000],
     ]);
     expect(show(snapPauses(long, y, 0.01))).toEqual([
-      ['a', 0, 24000 - 7200],
-      ['_', 24000 - 7200, 36000 - 2400],
-      ['b', 36000 - 2400, 48000],
+      ['a', 0, 36000 - 24000],
+      ['_', 36000 - 24000, 48000 - 2400],
+      ['b', 48000 - 2400, 60000],
+    ]);
+    const short = [
+      { phone: 'a', start: 0, end: 12000 },
+      { phone: '_', start: 12000, end: 24000 },
+    ];
+    expect(show(snapPauses(short, audio(24000, [[0, 240]]), 0.01))).toEqual([
+      ['a', 0, 720],
+      ['_', 720, 24000],
+    ]);
+  });
+
+  it("end a pause's phone where its sound ends, not at a blip of the decoder's noisy tail", () => {
+    // "a" sounds 100–300 ms (0.3 amplitude), then a weak decay 300–340 ms (15 dB over silence, under
+    // speech level), then a tail of noise bursts hovering just over silence: 5 ms at 0.013 every
+    // 30 ms up to the frames' end at 500 ms. The phone ends with the decay.
+    const x = audio(24000, [[2400, 7200]]);
+    for (let i = 7200; i < 8160; i++) x[i] = 0.056 * Math.sin((2 * Math.PI * 200 * i) / KOKORO_RATE);
+    for (let burst = 8400; burst + 120 <= 12000; burst += 720)
+      for (let i = burst; i < burst + 120; i++) x[i] = i % 2 ? 0.0185 : -0.0185;
+    const spans = [
+      { phone: '_', start: 0, end: 2400 },
+      { phone: 'a', start: 2400, end: 12000 },
+      { phone: '_', start: 12000, end: 24000 },
+    ];
+    expect(show(snapPauses(spans, x, 0.01))).toEqual([
+      ['_', 0, 2400],
+      ['a', 2400, 8160],
+      ['_', 8160, 24000],
     ]);
   });
 
