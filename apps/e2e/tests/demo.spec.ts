@@ -365,7 +365,25 @@ test('screenshots of the demo (docs/images when UPDATE_DOC_SCREENSHOTS=1)', asyn
   mkdirSync(out, { recursive: true });
   await ensureDemo('sdk');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await clickAndWait('sample-weather', `${PLAYING} && d.jawOpen > 0.15`, 60_000);
+  // Shot while the mouth is open. Software GL renders the 1280×800 page at a few frames a second
+  // at best, so a sentence can pass without a rendered frame past 0.15: up to 3 sentences.
+  let open = false;
+  for (let attempt = 0; attempt < 3 && !open; attempt++) {
+    await page.getByTestId('sample-weather').click();
+    open = await page
+      .waitForFunction(
+        () => {
+          const d = window.__demo;
+          return d.conversationStates.at(-1) === 'playing' && d.jawOpen > 0.15;
+        },
+        null,
+        { timeout: 15_000, polling: 10 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (!open) await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+  }
+  expect(open, 'a rendered frame with the mouth open while speaking').toBe(true);
   writeFileSync(join(out, 'demo.png'), await page.screenshot());
   await page.getByTestId('interrupt').click();
   await page.setViewportSize({ width: 390, height: 844 });
