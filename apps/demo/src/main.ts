@@ -4,7 +4,6 @@
  */
 import './style.css';
 import {
-  type AudioFeed,
   type Avatar,
   AvatarError,
   AvatarManager,
@@ -12,10 +11,17 @@ import {
   AvatarView,
   type ConnectionState,
   type ConversationState,
-  feedAudio,
 } from '@avatar-drive/client-web';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
-import { decodeFile, listSamples, loadSample, SAMPLE_RATE, type Sample } from './audio-input.js';
+import {
+  decodeFile,
+  listSamples,
+  loadSample,
+  type MicCapture,
+  SAMPLE_RATE,
+  type Sample,
+  startMicrophone,
+} from './audio-input.js';
 import {
   type AvatarSummary,
   type DemoConfig,
@@ -69,16 +75,7 @@ let view: AvatarView | undefined;
 let avatar: Avatar | undefined;
 let analyser: AnalyserNode | undefined;
 let relaySocket: WebSocket | undefined;
-/** The running microphone feed and its device stream (the feed leaves the tracks to us). */
-let mic: { feed: AudioFeed; stream: MediaStream } | undefined;
-
-/** Ends the microphone's utterance (what was captured plays out) and releases the device. */
-function stopMicrophone() {
-  if (!mic) return;
-  mic.feed.stop();
-  for (const track of mic.stream.getTracks()) track.stop();
-  mic = undefined;
-}
+let mic: MicCapture | undefined;
 let setupRun = 0;
 let connecting: Promise<boolean> | undefined;
 
@@ -228,7 +225,8 @@ const MODE_HINTS: Record<Mode, string> = {
 };
 
 function teardown() {
-  stopMicrophone();
+  mic?.stop();
+  mic = undefined;
   relaySocket?.close();
   relaySocket = undefined;
   analyser = undefined;
@@ -450,7 +448,8 @@ async function speak(pcm: Int16Array, label: string) {
 async function toggleMicrophone() {
   const button = $('mic-button');
   if (mic) {
-    stopMicrophone();
+    mic.stop();
+    mic = undefined;
     button.classList.remove('live');
     button.textContent = '◉ Microphone';
     log.add('audio', 'microphone off');
@@ -461,10 +460,14 @@ async function toggleMicrophone() {
   clearError();
   await ensureAudio(current);
   if (!(await ensureConnected(current)) || view !== current) return;
-  let stream: MediaStream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
+    mic = await startMicrophone((pcm, last) => {
+      if (view !== current) return;
+      try {
+        if (pcm.length || last) current.controller.send(pcm, last);
+      } catch (error) {
+        reportError(error);
+      }
     });
   } catch (error) {
     showError(
@@ -473,25 +476,9 @@ async function toggleMicrophone() {
     );
     return;
   }
-  if (view !== current) {
-    for (const track of stream.getTracks()) track.stop();
-    return;
-  }
-  // client-web's feedAudio taps the stream, converts it to the SDK's 16 kHz s16 and sends it in
-  // 100 ms chunks, ending the utterance when stopped.
-  const feed = feedAudio(current.controller, stream);
-  mic = { feed, stream };
-  feed.done.then(
-    ({ samples }) =>
-      log.add('audio', `microphone utterance ended (${(samples / SAMPLE_RATE).toFixed(1)} s sent)`),
-    (error) => {
-      if (view === current) reportError(error);
-    },
-  );
   button.classList.add('live');
   button.textContent = '■ Stop microphone';
-  const rate = stream.getAudioTracks()[0]?.getSettings().sampleRate;
-  log.add('audio', `microphone on (${rate ? `${rate} Hz` : 'device rate'} → ${SAMPLE_RATE} Hz)`);
+  log.add('audio', `microphone on (${mic.sourceRate} Hz → ${SAMPLE_RATE} Hz)`);
 }
 
 // ---------------------------------------------------------------------------------------------
