@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PhoneLabel, type PhoneSpan, padSpans, toLabels } from './labels.js';
+import { unaugmented } from './plan.js';
 import type { CorpusEntry } from './render.js';
 import { type MonoAudio, readWav } from './wav.js';
 
@@ -111,15 +112,7 @@ export function humanUtterance(
     phones,
     duration: audio.samples.length / audio.sampleRate,
     synth: { engine: 'human', recording: recording.id, aligner: HUMAN_ALIGNER },
-    augment: {
-      padLead: 0,
-      padTail: 0,
-      reverb: null,
-      telephone: null,
-      noise: null,
-      gainDb: 0,
-      sampleRate: audio.sampleRate,
-    },
+    augment: unaugmented(audio.sampleRate),
   };
   return { audio, entry };
 }

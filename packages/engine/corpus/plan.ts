@@ -333,6 +333,11 @@ export function planCorpus(
   return plans;
 }
 
+/** The audio as rendered: no padding, reverb, line, noise or gain; only the output rate. */
+export function unaugmented(sampleRate: number): AugmentSpec {
+  return { padLead: 0, padTail: 0, reverb: null, telephone: null, noise: null, gainDb: 0, sampleRate };
+}
+
 /** Plans the small bank of utterances babble noise is made of (texts and voices of the same split). */
 export function planBabbleBank(split: Split, seed: number, size = 12): UtterancePlan[] {
   const root = createRng(`babble:${split}:${seed}`);
@@ -351,15 +356,7 @@ export function planBabbleBank(split: Split, seed: number, size = 12): Utterance
         pitch: rng.uniform(20, 80),
         range: 50,
       },
-      augment: {
-        padLead: 0,
-        padTail: 0,
-        reverb: null,
-        telephone: null,
-        noise: null,
-        gainDb: 0,
-        sampleRate: 22050,
-      },
+      augment: unaugmented(22050),
       condition: 'clean',
       seed: i,
     };
