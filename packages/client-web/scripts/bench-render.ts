@@ -5,13 +5,19 @@
  * (a phone or a HiDPI laptop) for a fixed time; the CPU time of every Chromium process
  * (browser, renderer, GPU) is read from /proc and divided by the frames drawn.
  *
- *   pnpm --filter @avatar-drive/client-web exec tsx scripts/bench-render.ts [seconds] [rounds]
+ *   pnpm --filter @avatar-drive/client-web exec tsx scripts/bench-render.ts [seconds] [rounds] [vertex.glb]
+ *
+ * With a third argument — the same avatar exported without its baked skin textures (vertex
+ * colours only: `pnpm --filter @avatar-drive/avatars exec tsx generator/build-untextured.ts`
+ * writes one) — two more configurations render that model, at the defaults and with the low-end
+ * options, beside the textured built-in and its `surfaceDetail: false` path.
  *
  * Configurations run interleaved for `rounds` rounds (the machine is shared: compare within a
  * run), fresh page each time. Prints CPU ms per frame, frames per second, and the ratio to the
  * defaults of the same round.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@avatar-drive/test-chromium';
@@ -20,15 +26,26 @@ import { startPageServer } from '../test/browser/harness.js';
 
 const SECONDS = Number(process.argv[2] ?? 6);
 const ROUNDS = Number(process.argv[3] ?? 2);
+const VERTEX_GLB = process.argv[4] ? resolve(process.argv[4]) : undefined;
 const AVATAR = 'mika';
 const CLK_TCK = 100; // Linux USER_HZ
 
-const CONFIGS: [string, Record<string, unknown>][] = [
-  ['defaults (DPR 2, MSAA, environment lighting)', {}],
-  ['maxPixelRatio: 1', { maxPixelRatio: 1 }],
-  ['antialias: false', { antialias: false }],
-  ['environmentLighting: false', { environmentLighting: false }],
-  ['all three', { maxPixelRatio: 1, antialias: false, environmentLighting: false }],
+const LOW = { maxPixelRatio: 1, antialias: false, environmentLighting: false };
+/** Label, view options, and whether the model is the vertex-coloured variant. */
+const CONFIGS: [string, Record<string, unknown>, boolean][] = [
+  ['defaults (DPR 2, MSAA, environment lighting)', {}, false],
+  ['maxPixelRatio: 1', { maxPixelRatio: 1 }, false],
+  ['antialias: false', { antialias: false }, false],
+  ['environmentLighting: false', { environmentLighting: false }, false],
+  ['surfaceDetail: false', { surfaceDetail: false }, false],
+  ['all three', LOW, false],
+  ['all three + surfaceDetail: false', { ...LOW, surfaceDetail: false }, false],
+  ...(VERTEX_GLB
+    ? ([
+        ['vertex colours, defaults', {}, true],
+        ['vertex colours, all three', LOW, true],
+      ] as [string, Record<string, unknown>, boolean][])
+    : []),
 ];
 
 /** CPU seconds (user + system) of `root` and all its descendants. */
@@ -93,8 +110,14 @@ const results = new Map<string, { msPerFrame: number[]; fps: number[]; ratio: nu
 try {
   for (let round = 0; round < ROUNDS; round++) {
     let baseline = 0;
-    for (const [label, options] of CONFIGS) {
+    for (const [label, options, vertexColours] of CONFIGS) {
       const page = await context.newPage();
+      if (vertexColours && VERTEX_GLB) {
+        const body = readFileSync(VERTEX_GLB);
+        await page.route(`**/built-in/${AVATAR}/avatar.glb`, (route) =>
+          route.fulfill({ status: 200, contentType: 'model/gltf-binary', body }),
+        );
+      }
       await page.goto(server.origin);
       await page.waitForFunction(() => document.title === 'ready');
       await page.evaluate(

@@ -25,6 +25,12 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   maxPixelRatio?: number;
   /** Image-based lighting from a neutral room (softer shading); default true. */
   environmentLighting?: boolean;
+  /**
+   * Per-pixel surface detail — normal, bump and occlusion maps (the built-ins' skin pores, lip
+   * lines, creases); default true. false drops them (colours and roughness stay): cheaper on
+   * slow, software-rendered devices, one of the low-end options.
+   */
+  surfaceDetail?: boolean;
   /** Multisample anti-aliasing; default true (turn off on very slow devices). */
   antialias?: boolean;
   /** Keep the last frame readable (screenshots, `readPixels`); default false (a little faster). */
@@ -106,6 +112,7 @@ export class AvatarView {
     container.appendChild(this.canvas);
     this.#stage = new AvatarScene(avatar, this.#renderer, {
       environmentLighting: options.environmentLighting ?? true,
+      surfaceDetail: options.surfaceDetail ?? true,
     });
 
     this.controller = new AvatarController(

@@ -24,6 +24,7 @@ import { gltfKind, readGlbJson } from './rig/glb-json.js';
 import { gltfRig } from './rig/gltf-rig.js';
 import type { LoadedRig } from './rig/loaded-rig.js';
 import { loadVrmRig } from './rig/vrm-rig.js';
+import { dropSurfaceDetail } from './surface-detail.js';
 
 /** Options of {@link AvatarScene}. */
 export interface AvatarSceneOptions {
@@ -32,6 +33,12 @@ export interface AvatarSceneOptions {
    * (it is prefiltered on the GPU).
    */
   environmentLighting?: boolean;
+  /**
+   * Per-pixel surface detail: normal, bump and occlusion maps (skin pores, fine lines, creases);
+   * default true. false drops them once the model loads — colours and roughness stay — which
+   * makes a textured avatar cheaper to draw on slow, software-rendered devices.
+   */
+  surfaceDetail?: boolean;
 }
 
 /** One avatar's scene, camera and rig binding. */
@@ -47,10 +54,12 @@ export class AvatarScene {
   #lastTime: number | undefined;
   #envTexture: THREE.Texture | undefined;
   #disposed = false;
+  readonly #surfaceDetail: boolean;
 
   /** Adds the lights (and, with `renderer`, the room environment); the model comes with {@link load}. */
   constructor(avatar: Avatar, renderer: THREE.WebGLRenderer | undefined, options: AvatarSceneOptions = {}) {
     this.#avatar = avatar;
+    this.#surfaceDetail = options.surfaceDetail ?? true;
     this.#addLights(renderer, options.environmentLighting ?? true);
     this.scene.add(this.#pivot);
   }
@@ -91,6 +100,7 @@ export class AvatarScene {
     if (this.#disposed) return;
     this.#rig = rig;
     const model = rig.scene;
+    if (!this.#surfaceDetail) dropSurfaceDetail(model);
     this.#bind(rig);
     // Pivot near the neck so head motion without a head bone turns the bust naturally.
     model.updateMatrixWorld(true);

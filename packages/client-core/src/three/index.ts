@@ -10,3 +10,4 @@ export {
   PORTRAIT_EXPOSURE,
   PORTRAIT_TONE_MAPPING,
 } from './portrait-lighting.js';
+export { dropSurfaceDetail } from './surface-detail.js';
