@@ -9,11 +9,13 @@ import { buildCollar, buildNeck, buildTorso } from './body.js';
 import { buildCornea, buildEye, buildLids } from './eyes.js';
 import { buildBrows, buildEars, buildTeeth, buildTongue } from './features.js';
 import { buildHair } from './hair.js';
+import { paintStrands, STRAND_TEXTURE } from './hair-strands.js';
 import { buildHead } from './head.js';
 import { createLayout } from './layout.js';
 import { createFaceMaterial, createMaterials } from './materials.js';
 import type { V3 } from './math.js';
 import { type Part, splitTextureSeam } from './part.js';
+import { encodePng } from './png.js';
 import { createHeadWarp, type HeadWarp } from './proportions.js';
 import { bakeSkinMaps } from './skin/bake.js';
 import { attachTextures, encodeSkinMaps } from './skin/textures.js';
@@ -23,6 +25,8 @@ import type { AvatarStyle } from './style.js';
 export const HEAD_CENTRE_Y = 1.6;
 /** The head turns about the top of the neck, this far below and behind the head centre. */
 const NECK_PIVOT: V3 = [0, -0.075, -0.012];
+/** World height of the body group's origin (the neck and shoulders are modelled from it). */
+const BODY_Y = HEAD_CENTRE_Y + 0.014;
 /** Side of the baked face textures (texels): about 0.3 mm per texel across the face. */
 const SKIN_TEXTURE_SIZE = 1024;
 
@@ -37,6 +41,11 @@ export interface BuildOptions {
    * the toon (MToon) samples leave it out, since an opaque toon shell would hide the iris.
    */
   corneas?: boolean;
+  /**
+   * A short cut's locks as alpha-textured hair cards (a PNG strand texture): default as
+   * `skinTextures`; the samples keep solid locks (their toon materials drop vertex colours).
+   */
+  hairCards?: boolean;
 }
 
 /** Position deltas below this (metres) and normal deltas below this are stored as exact zeros. */
@@ -69,9 +78,29 @@ export function buildAvatarScene(
   const warp = createHeadWarp(style.lowerFace, style.cranium);
   const skinTextures = options.skinTextures ?? true;
   let faceMaterial: THREE.Material | null = null;
+  let bodySkinMaterial: THREE.Material | null = null;
   if (skinTextures) {
     faceMaterial = createFaceMaterial(style);
-    attachTextures(faceMaterial, encodeSkinMaps(bakeSkinMaps(layout, warp, SKIN_TEXTURE_SIZE)));
+    const maps = encodeSkinMaps(bakeSkinMaps(layout, warp, SKIN_TEXTURE_SIZE));
+    attachTextures(faceMaterial, maps);
+    // Ears and neck wear the same images (so they match the face) without the normal map.
+    bodySkinMaterial = createFaceMaterial(style, 'BodySkin');
+    attachTextures(bodySkinMaterial, { baseColor: maps.baseColor, orm: maps.orm });
+  }
+  /** The material and mesh of a part that may wear the skin textures. */
+  const skinMesh = (part: Part, warpIt: boolean): THREE.Mesh => {
+    const shaped = warpIt ? warped(part, warp) : part;
+    if (!faceMaterial || !bodySkinMaterial || !part.texture) return toMesh(shaped, materials[part.material], shapes);
+    const relief = part.texture.relief ?? true;
+    return toMesh(splitTextureSeam(shaped), relief ? faceMaterial : bodySkinMaterial, shapes, true, relief);
+  };
+  const hairCards = options.hairCards ?? skinTextures;
+  if (hairCards) {
+    const { width, height } = STRAND_TEXTURE;
+    attachTextures(materials.hairCards, {
+      baseColor: encodePng(width, height, paintStrands()),
+      mimeType: 'image/png',
+    });
   }
   const scene = new THREE.Scene();
   scene.name = style.name;
@@ -94,16 +123,10 @@ export function buildAvatarScene(
     buildTeeth(layout, 'lower'),
     buildTongue(layout),
     buildEars(layout),
-    buildHair(layout),
+    ...buildHair(layout, hairCards),
   ];
   for (const part of headParts) {
-    if (faceMaterial && part.texture) {
-      const mesh = toMesh(splitTextureSeam(warped(part, warp)), faceMaterial, shapes, true);
-      mesh.position.copy(headOffset);
-      head.add(mesh);
-      continue;
-    }
-    const mesh = toMesh(warped(part, warp), materials[part.material], shapes);
+    const mesh = skinMesh(part, true);
     mesh.position.copy(headOffset);
     head.add(mesh);
   }
@@ -122,10 +145,10 @@ export function buildAvatarScene(
   const body = new THREE.Group();
   body.name = 'Body';
   // An adult neck: the shoulders sit well below the chin.
-  body.position.set(0, HEAD_CENTRE_Y + 0.014, 0);
+  body.position.set(0, BODY_Y, 0);
   root.add(body);
-  for (const part of [buildNeck(layout), buildTorso(layout), buildCollar(layout)]) {
-    body.add(toMesh(part, materials[part.material], shapes));
+  for (const part of [buildNeck(layout, BODY_Y - HEAD_CENTRE_Y), buildTorso(layout), buildCollar(layout)]) {
+    body.add(skinMesh(part, false));
   }
   return scene;
 }
@@ -152,6 +175,7 @@ function toMesh(
   material: THREE.Material,
   shapes: readonly MorphShape[],
   textured = false,
+  relief = true,
 ): THREE.Mesh {
   const geometry = new THREE.BufferGeometry();
   const count = part.positions.length;
@@ -160,13 +184,14 @@ function toMesh(
   geometry.setAttribute('color', new THREE.Float32BufferAttribute(colors.flat(), 3));
   if (textured && part.texture)
     geometry.setAttribute('uv', new THREE.Float32BufferAttribute(part.texture.uvs.flat(), 2));
+  else if (part.uvs) geometry.setAttribute('uv', new THREE.Float32BufferAttribute(part.uvs.flat(), 2));
   geometry.setIndex(
     count < 65536
       ? new THREE.Uint16BufferAttribute(part.indices, 1)
       : new THREE.Uint32BufferAttribute(part.indices, 1),
   );
   geometry.computeVertexNormals();
-  if (textured && part.texture) addTangents(geometry);
+  if (textured && part.texture && relief) addTangents(geometry);
   if (part.targets) addMorphTargets(geometry, part, shapes);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;

@@ -2,6 +2,7 @@
 import type { FaceLayout } from './layout.js';
 import { lerp, linearRgb, mix3, smoothstep, type V3, v3 } from './math.js';
 import { gridIndices, orientAway, type Part } from './part.js';
+import { uvOfDirection } from './skin/uv.js';
 
 const AROUND = 64;
 
@@ -12,23 +13,43 @@ function superellipse(a: number, w: number, d: number, n: number): [number, numb
   return [w * Math.sign(s) * Math.abs(s) ** (2 / n), d * Math.sign(c) * Math.abs(c) ** (2 / n)];
 }
 
-/** Neck (skin) from inside the head down into the torso. */
-export function buildNeck(layout: FaceLayout): Part {
+/**
+ * Neck (skin) from inside the head down into the torso. Its top flares — wider, and forward
+ * under the chin — so it meets the jaw's underside at a shallow angle over a few centimetres
+ * instead of as a tube pushed into the head. `headY` is the body origin's height above the head
+ * centre (the neck wears the head's skin texture, addressed from the head centre).
+ */
+export function buildNeck(layout: FaceLayout, headY = 0): Part {
   const skin = linearRgb(layout.style.colors.skin);
   const shadow = mix3(skin, linearRgb(0x5a3a30), 0.35);
   const positions: V3[] = [];
   const colors: V3[] = [];
-  const rows = 10;
+  const uvs: [number, number][] = [];
+  const multipliers: V3[] = [];
+  const rows = 24;
+  const columns = AROUND + 1; // the last column repeats the first with u one slice on: no wrap seam
   for (let i = 0; i <= rows; i++) {
     const k = i / rows;
     const y = lerp(0.0, -0.17, k);
-    const w = 0.055 + 0.01 * smoothstep(0.6, 1, k);
+    // Flare where the neck enters the head (head-space y from −0.07 up), full at the top.
+    const flare = smoothstep(-0.135 - headY, -0.07 - headY, y);
+    const w = 0.055 + 0.01 * smoothstep(0.6, 1, k) + 0.004 * flare;
     const d = 0.05 + 0.006 * smoothstep(0.6, 1, k);
-    for (let j = 0; j < AROUND; j++) {
-      const a = (2 * Math.PI * j) / AROUND;
-      const [x, z] = superellipse(a, w, d, 2.2);
+    for (let j = 0; j < columns; j++) {
+      // Columns start and end at the back, where the texture band's two ends meet.
+      const a = Math.PI + (2 * Math.PI * j) / AROUND;
+      const [x, z0] = superellipse(a, w, d, 2.2);
+      // The front runs forward under the chin; the back rises into the skull a little further back.
+      const z = z0 > 0 ? z0 + 0.02 * flare ** 1.5 * (z0 / d) : z0 - 0.006 * flare * (-z0 / d);
       positions.push(v3(x, y, z - 0.014));
-      colors.push(mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z)));
+      const color = mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z));
+      colors.push(color);
+      multipliers.push(v3(
+        Math.min(1, color[0] / skin[0]),
+        Math.min(1, color[1] / skin[1]),
+        Math.min(1, color[2] / skin[2]),
+      ));
+      uvs.push(neckUv(j / AROUND, k));
     }
   }
   return {
@@ -36,8 +57,20 @@ export function buildNeck(layout: FaceLayout): Part {
     material: 'skin',
     positions,
     colors,
-    indices: orientAway(positions, gridIndices(rows + 1, AROUND, true), v3(0, -0.1, -0.014), 4 * AROUND * 2),
+    indices: orientAway(positions, gridIndices(rows + 1, columns, false), v3(0, -0.1, -0.014), 8 * AROUND * 2),
+    texture: { uvs, colors: multipliers, relief: false },
   };
+}
+
+/**
+ * Where the neck reads the head's skin texture: a band of plain skin behind the ear (under the
+ * hair: no cheeks, lips or brows in it), unrolled around the neck.
+ */
+function neckUv(around: number, down: number): [number, number] {
+  const azimuth = lerp(1.95, 2.95, around);
+  const elevation = lerp(-0.12, -0.52, down);
+  const c = Math.cos(elevation);
+  return uvOfDirection([c * Math.sin(azimuth), Math.sin(elevation), c * Math.cos(azimuth)]);
 }
 
 /** Shoulders and upper chest in a soft knit; bottom left open below the frame. */

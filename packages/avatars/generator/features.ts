@@ -17,6 +17,7 @@ import {
   v3,
 } from './math.js';
 import { gridIndices, orientAway, type Part, type VertexRig } from './part.js';
+import { uvOfDirection } from './skin/uv.js';
 
 const STATIC_RIG: VertexRig = { jaw: 0, lip: 0, edge: 0 };
 const JAW_RIG: VertexRig = { jaw: 1, lip: 0, edge: 0, rigid: true };
@@ -223,6 +224,8 @@ export function buildEars(layout: FaceLayout): Part {
   const cols = 40;
   const positions: V3[] = [];
   const colors: V3[] = [];
+  const uvs: [number, number][] = [];
+  const multipliers: V3[] = [];
   const indices: number[] = [];
   /** Relief of the outer face at disk point (oy up, oz back→front), in shell thicknesses. */
   const relief = (oy: number, oz: number): { h: number; concha: number } => {
@@ -259,12 +262,29 @@ export function buildEars(layout: FaceLayout): Part {
         const y = ly * Math.cos(tilt) - lz * Math.sin(tilt);
         const z = ly * Math.sin(tilt) + lz * Math.cos(tilt);
         // Flare: the back rim stands off the head so the ear reads from the front.
-        positions.push(add(centre, v3(k * (lx + 0.008 * (oz < 0 ? -oz : 0)), y, z)));
+        const p = add(centre, v3(k * (lx + 0.008 * (oz < 0 ? -oz : 0)), y, z));
+        positions.push(p);
         const redness = 0.2 + 0.35 * face * concha + 0.15 * lobe;
-        colors.push(mix3(mix3(skin, blush, redness), scale(skin, 0.72), 0.45 * face * concha));
+        const color = mix3(mix3(skin, blush, redness), scale(skin, 0.72), 0.45 * face * concha);
+        colors.push(color);
+        // Textured, the ear reads the head's skin where it sits (the texels beside it) and its
+        // vertex colours tint that with the ear's redness and the concha's shade.
+        uvs.push(uvOfDirection(norm(p)));
+        multipliers.push(v3(
+          Math.min(1, color[0] / skin[0]),
+          Math.min(1, color[1] / skin[1]),
+          Math.min(1, color[2] / skin[2]),
+        ));
       }
     }
     indices.push(...orientAway(positions, gridIndices(rows + 1, cols, true, start), centre, 4 * cols * 2));
   }
-  return { name: 'Ears', material: 'skin', positions, colors, indices };
+  return {
+    name: 'Ears',
+    material: 'skin',
+    positions,
+    colors,
+    indices,
+    texture: { uvs, colors: multipliers, relief: false },
+  };
 }

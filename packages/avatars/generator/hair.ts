@@ -3,6 +3,7 @@
  * rolled edge tucked into the skin) under a few hundred overlapping locks that give the volume,
  * the strands and a broken silhouette. One style per avatar.
  */
+import { appendCard, type CardMesh } from './hair-cards.js';
 import type { FaceLayout } from './layout.js';
 import { appendLock, type LockPoint, random } from './locks.js';
 import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
@@ -12,32 +13,39 @@ const AROUND = 120;
 const ROWS = 30;
 
 /** Hairline elevation (radians above the head's equator) at azimuth phi (0 = face). */
-function hairline(style: FaceLayout['style'], phi: number): number {
+function hairline(style: FaceLayout['style'], phi: number, sideDrop = 0.12): number {
   const front = ((1 + Math.cos(phi)) / 2) ** 2.2;
   const side = Math.sin(phi) ** 2;
   if (style.hair === 'swept-fringe') {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
     const scallop = 0.015 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
-    const base = lerp(-0.58, 0.6 + sweep * front, front) - 0.12 * side * (1 - front);
+    const base = lerp(-0.58, 0.6 + sweep * front, front) - sideDrop * side * (1 - front);
     return base + scallop;
   }
   // Pulled back into a bun: a clean, high hairline.
   return lerp(lerp(-0.45, 0.22, side), 0.6, front);
 }
 
-export function buildHair(layout: FaceLayout): Part {
+/**
+ * The hair: the scalp shell with its locks. With `cards` (the built-ins, which carry textures) a
+ * short cut's locks are alpha-textured cards in their own part (`HairCards`, material
+ * `hairCards`) over a smooth shell; without, they are solid tubes merged into the shell.
+ */
+export function buildHair(layout: FaceLayout, cards = false): Part[] {
   const style = layout.style;
   const root = linearRgb(style.colors.hair);
   const tip = linearRgb(style.colors.hairTip);
   const fringe = style.hair === 'swept-fringe';
+  // Cards carry the strands: the shell under them is smooth and in the shade of the layers above.
+  const withCards = cards && fringe;
   const skinColor = linearRgb(style.colors.skin);
   const positions: V3[] = [];
   const colors: V3[] = [];
   for (let row = 0; row <= ROWS + 2; row++) {
     for (let j = 0; j < AROUND; j++) {
       const phi = -Math.PI + (2 * Math.PI * j) / AROUND;
-      const low = hairline(style, phi);
+      const low = hairline(style, phi, withCards ? CARD_SIDE_DROP : undefined);
       const k = Math.max(0.6, Math.min(row, ROWS)) / ROWS;
       const el = lerp(Math.PI / 2, low, k ** 0.85);
       const dir = norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
@@ -46,13 +54,15 @@ export function buildHair(layout: FaceLayout): Part {
       const front = ((1 + Math.cos(phi)) / 2) ** 2;
       const volume = fringe ? 0.005 - 0.002 * front : 0.003 - 0.001 * front;
       const strandFreq = fringe ? 26 : 40;
-      const strands = 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
+      const strands = withCards
+        ? 0
+        : 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
       // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
-      const edgeTaper = 1 - (fringe ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
+      const edgeTaper = 1 - (fringe && !withCards ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
       let thick = (volume - strands * 0.3) * edgeTaper;
-      if (row > ROWS) thick = row === ROWS + 1 ? (fringe ? 0.0015 : -0.0005) : -0.003;
+      if (row > ROWS) thick = row === ROWS + 1 ? (withCards ? 0.0002 : fringe ? 0.0015 : -0.0005) : -0.003;
       let p = add(skin, scale(dir, thick));
-      if (fringe) {
+      if (fringe && !withCards) {
         // The fringe lifts off the forehead a little so it reads as a separate lock.
         const lift = gauss(phi * phi, 0.5) * smoothstep(0.55, 0.95, k) * 0.003;
         p = add(p, v3(0, 0, lift));
@@ -61,9 +71,14 @@ export function buildHair(layout: FaceLayout): Part {
       const shade = 0.55 + 0.45 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0)));
       // A soft hairline: towards its edge the shell lets the skin colour through, as sparse
       // baby hairs do, instead of ending in a dark line.
-      const hairColor = scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.4), 0.55 + 0.2 * shade);
+      const hairColor = scale(
+        mix3(root, tip, smoothstep(0.2, 1, k) * 0.4),
+        withCards ? 0.5 + 0.08 * shade : 0.55 + 0.2 * shade,
+      );
       const edge = row > ROWS ? 1 : smoothstep(0.8, 1, k);
-      colors.push(mix3(hairColor, skinColor, 0.55 * edge));
+      // Under cards the shell's edge fades all but fully into the skin: the cards' strands draw
+      // the hairline, and the shell must not show a rim below them.
+      colors.push(mix3(hairColor, skinColor, (withCards ? 0.9 : 0.55) * edge));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
@@ -80,8 +95,48 @@ export function buildHair(layout: FaceLayout): Part {
   if (style.hair === 'bun') {
     indices = addBun(layout, positions, colors, indices, root, tip);
     addPulledBackLocks(layout, positions, colors, indices, root, tip);
-  } else addFringeLocks(layout, positions, colors, indices, root, tip);
-  return { name: 'Hair', material: 'hair', positions, colors, indices };
+  } else if (!withCards) {
+    for (const { points } of fringeLocks(layout, root, tip)) appendLock(points, positions, colors, indices);
+  }
+  const shell: Part = { name: 'Hair', material: withCards ? 'scalp' : 'hair', positions, colors, indices };
+  if (!withCards) return [shell];
+  return [shell, fringeCards(layout, root, tip)];
+}
+
+/** With cards, the short cut covers the ears' tops: the hairline runs this much lower at the sides. */
+const CARD_SIDE_DROP = 0.22;
+
+/** Slices of the strand texture a card may wear (a third of its width each, overlapping). */
+const CARD_SLICES = 5;
+
+/** The short cut's locks as alpha-textured cards, wider than the tubes (the alpha thins them). */
+function fringeCards(layout: FaceLayout, root: V3, tip: V3): Part {
+  const rand = random(0x63617264);
+  const mesh: CardMesh = { positions: [], colors: [], uvs: [], indices: [] };
+  for (const { points, layer } of fringeLocks(layout, root, tip, CARD_SIDE_DROP)) {
+    const slice = Math.floor(rand() * CARD_SLICES);
+    const u0 = (slice / CARD_SLICES) * 0.5;
+    // Lower layers sit in the shade of the ones above them.
+    const shade = [0.62, 0.8, 1][layer]!;
+    // The strand texture tapers the lock and frays its tip: the card itself stays broad to the
+    // end (a card narrowing to a point reads as a spike).
+    const widest = Math.max(...points.map((q) => q.width));
+    const card = points.map((q) => ({
+      ...q,
+      width: 2.2 * widest * (0.5 + 0.5 * (q.width / widest)),
+      thickness: q.thickness * 0.8,
+      color: scale(q.color, shade),
+    }));
+    appendCard(card, u0, u0 + 0.5, mesh);
+  }
+  return {
+    name: 'HairCards',
+    material: 'hairCards',
+    positions: mesh.positions,
+    colors: mesh.colors,
+    indices: mesh.indices,
+    uvs: mesh.uvs,
+  };
 }
 
 /** A round bun high on the back of the head, wrapped by a visible twist. */
@@ -143,15 +198,14 @@ const LOCK_SAMPLES = 14;
  * hairline; over the forehead they sweep to the avatar's right as a fringe, over the ears and
  * nape they end in soft points.
  */
-function addFringeLocks(
+function fringeLocks(
   layout: FaceLayout,
-  positions: V3[],
-  colors: V3[],
-  indices: number[],
   root: V3,
   tip: V3,
-): void {
+  sideDrop?: number,
+): { points: LockPoint[]; layer: number }[] {
   const style = layout.style;
+  const locks: { points: LockPoint[]; layer: number }[] = [];
   const rand = random(0x6d696b61);
   const layers = [
     { count: 64, lift: 0.0035, width: 0.0085 },
@@ -169,7 +223,9 @@ function addFringeLocks(
       // the tip still lands on (and covers) the hairline at phiEnd.
       const from = phiEnd - sweep;
       const start = slerpDir(whorl, direction(from, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
-      const elEnd = hairline(style, phiEnd) - 0.03 - 0.05 * front - 0.06 * rand() * (1 - front);
+      // Tips end at different lengths round the hairline (no straight cut line).
+      const elEnd =
+        hairline(style, phiEnd, sideDrop) - 0.03 - 0.05 * front - (0.02 + 0.08 * rand()) * (1 - front);
       const end = direction(from, elEnd);
       const width = layer.width * (0.75 + 0.5 * rand());
       const shade = 0.8 + 0.35 * rand();
@@ -194,9 +250,10 @@ function addFringeLocks(
           color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
         });
       }
-      appendLock(points, positions, colors, indices);
+      locks.push({ points, layer: L });
     }
   });
+  return locks;
 }
 
 /** Hair pulled back from every side of the hairline into the bun, in tight, slightly raised locks. */

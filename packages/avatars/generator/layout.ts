@@ -58,6 +58,25 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const cheek = gauss((Math.abs(x) - 0.04) ** 2 + (y + 0.03) ** 2, 0.015) * front;
   z += 0.0035 * cheek;
   z -= 0.002 * gauss((Math.abs(x) - 0.05) ** 2 + (y + 0.046) ** 2, 0.01) * front;
+  if (style.sculpt) {
+    const { cheeks, jaw } = style.sculpt;
+    const ax = Math.abs(x);
+    // Cheek fullness: a broad soft mass below the cheekbone and beside the mouth, pushing the
+    // face forward and out so the cheek rounds into the jaw instead of running flat to it.
+    const mass = gauss((ax - 0.043) ** 2 + (y + 0.034) ** 2 * 0.7, 0.015) * front;
+    z += cheeks * mass;
+    x += Math.sign(x) * 0.5 * cheeks * mass;
+    // The nasolabial fold: a shallow groove on the line from the nose wing to past the mouth
+    // corner, where the cheek's mass ends.
+    const along = clamp01(((ax - 0.012) * 0.35 + -(y + 0.026) * 0.94) / 0.03);
+    const lx = 0.012 + 0.35 * 0.03 * along + 0.003;
+    const ly = -0.026 - 0.94 * 0.03 * along;
+    const fold = gauss((ax - lx) ** 2 + (y - ly) ** 2, 0.0035) * Math.sin(Math.PI * along) * front;
+    z -= 0.35 * cheeks * fold;
+    // The jaw's angle below the ear: out to the side, then a line forward to the chin.
+    const angle = gauss((y + 0.07) ** 2, 0.014) * smoothstep(0.03, 0.06, ax) * (1 - 0.6 * front);
+    x += Math.sign(x) * jaw * angle;
+  }
   // Brow ridge, strongest above the inner eye.
   z += 0.0042 * gauss((Math.abs(x) - 0.026) ** 2 + (y - 0.02) ** 2 * 2.2, 0.012) * front;
   // Eye sockets deep enough that the eyeballs sit in the face, not on it.
@@ -73,6 +92,8 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   z -= 0.001 * gauss(x * x, 0.0022) * gauss((y + 0.035) ** 2, 0.004) * front;
   return v3(x, y, z);
 }
+
+const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
 
 export function createLayout(style: AvatarStyle): FaceLayout {
   const m = norm(v3(0, Math.sin(MOUTH_ELEVATION), Math.cos(MOUTH_ELEVATION)));

@@ -68,6 +68,21 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       sheenColor: lighter(c.hairTip, 0.3),
       sheenRoughness: 0.35,
     }),
+    // Cards that wear the strand texture: its alpha cuts the strands out (glTF MASK: no sorting,
+    // so layers of cards draw correctly in any order); both sides show, as a lock's underside does.
+    hairCards: new THREE.MeshPhysicalMaterial({
+      name: 'HairCards',
+      vertexColors: true,
+      roughness: 0.55,
+      specularIntensity: 0.5,
+      sheen: 0.35,
+      sheenColor: lighter(c.hairTip, 0.3),
+      sheenRoughness: 0.35,
+      alphaTest: 0.5,
+      side: THREE.DoubleSide,
+    }),
+    // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).
+    scalp: new THREE.MeshStandardMaterial({ name: 'Scalp', vertexColors: true, roughness: 0.8 }),
     brows: new THREE.MeshStandardMaterial({ name: 'Brows', vertexColors: true, roughness: 0.85 }),
     cloth: new THREE.MeshPhysicalMaterial({
       name: 'Cloth',
@@ -93,9 +108,9 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
  * vertex colours multiply the base colour: white on the skin, darker inside the mouth), so the
  * factors here are neutral; the sheen and specular match the untextured skin round it.
  */
-export function createFaceMaterial(style: AvatarStyle): THREE.MeshPhysicalMaterial {
+export function createFaceMaterial(style: AvatarStyle, name = 'FaceSkin'): THREE.MeshPhysicalMaterial {
   return new THREE.MeshPhysicalMaterial({
-    name: 'FaceSkin',
+    name,
     vertexColors: true,
     roughness: 1,
     metalness: 0,

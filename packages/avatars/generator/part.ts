@@ -11,6 +11,8 @@ export type MaterialKey =
   | 'teeth'
   | 'tongue'
   | 'hair'
+  | 'hairCards'
+  | 'scalp'
   | 'brows'
   | 'cloth'
   | 'collar';
@@ -44,7 +46,18 @@ export interface Part {
    * For a part that can wear a baked texture: texture coordinates per vertex and the vertex
    * colours to use with the texture (they multiply it, so mostly white).
    */
-  texture?: { uvs: [number, number][]; colors: V3[] };
+  texture?: {
+    uvs: [number, number][];
+    colors: V3[];
+    /**
+     * Wear the normal map too (default true). false: base colour and occlusion/roughness only —
+     * for parts whose UVs fold over themselves (an ear's front and back share texels), where
+     * tangents are undefined, and which are too small or far from the face to show pores.
+     */
+    relief?: boolean;
+  };
+  /** Texture coordinates into the part's own material's texture (hair cards' strand texture). */
+  uvs?: [number, number][];
 }
 
 /** Triangulates a grid of `rows × cols` vertices (row-major); `wrap` joins the last column to the first. */
@@ -140,7 +153,7 @@ export function splitTextureSeam(part: Part): Part {
     positions,
     colors,
     indices,
-    texture: { uvs, colors: texColors },
+    texture: { ...texture, uvs, colors: texColors },
     ...(targets
       ? {
           targets: (name) => {

@@ -20,6 +20,12 @@ export interface AvatarStyle {
   cranium: number;
   /** How much narrower the jaw is than the cranium (0..1). */
   jawTaper: number;
+  /**
+   * Soft tissue over the face (metres, 0 or absent: none): `cheeks` fills the cheek between the
+   * cheekbone and the jaw beside the mouth, with the fold from the nose wing to the mouth corner
+   * in front of it; `jaw` sets the angle of the jaw out below the ear so a jawline runs to the chin.
+   */
+  sculpt?: { cheeks: number; jaw: number };
   /** Eye radius and half-distance between the eye centres (metres). */
   eyeRadius: number;
   eyeSpacing: number;
@@ -55,7 +61,8 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     head: [0.077, 0.098, 0.09],
     lowerFace: 1.17,
     cranium: 1.08,
-    jawTaper: 0.14,
+    jawTaper: 0.115,
+    sculpt: { cheeks: 0.006, jaw: 0.0012 },
     eyeRadius: 0.0133,
     eyeSpacing: 0.031,
     mouthHalfAngle: 0.215,

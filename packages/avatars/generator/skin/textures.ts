@@ -8,11 +8,13 @@ import jpeg from 'jpeg-js';
 import type * as THREE from 'three';
 import type { SkinMaps } from './bake.js';
 
-/** A material's baked images, JPEG-encoded. */
+/** A material's baked images, encoded (JPEG unless `mimeType` says otherwise). */
 export interface TextureSet {
   baseColor: Uint8Array;
-  normal: Uint8Array;
-  orm: Uint8Array;
+  normal?: Uint8Array;
+  orm?: Uint8Array;
+  /** Of every image in the set; default image/jpeg (PNG where the alpha channel matters). */
+  mimeType?: 'image/jpeg' | 'image/png';
 }
 
 /** JPEG quality per map: normals show blocking first, so they get the most bits. */
@@ -81,7 +83,14 @@ export function embedTextures(
   sets: ReadonlyMap<string, TextureSet>,
 ): { json: unknown; bin: Uint8Array } {
   const json = doc.json as GltfDoc;
-  const images = [...sets.values()].flatMap((s) => [s.baseColor, s.normal, s.orm]);
+  // Sets may share images (the face's and the ears' skin): each image is stored once.
+  const seen = new Set<Uint8Array>();
+  const entries = [...sets.values()].flatMap((s) =>
+    [s.baseColor, s.normal, s.orm]
+      .filter((image): image is Uint8Array => image !== undefined && !seen.has(image) && !!seen.add(image))
+      .map((image) => ({ image, mimeType: s.mimeType ?? 'image/jpeg' })),
+  );
+  const images = entries.map((e) => e.image);
   if (images.length === 0) return doc;
   const align4 = (x: number): number => (x + 3) & ~3;
   let length = align4(doc.bin.byteLength);
@@ -104,29 +113,36 @@ export function embedTextures(
       wrapS: REPEAT,
       wrapT: CLAMP_TO_EDGE,
     }) - 1;
-  const textureOf = (k: number): number => {
+  const textures = new Map<Uint8Array, number>();
+  const textureOf = (image: Uint8Array): number => {
+    const known = textures.get(image);
+    if (known !== undefined) return known;
+    const k = images.indexOf(image);
     const bufferView =
-      json.bufferViews.push({ buffer: 0, byteOffset: starts[k]!, byteLength: images[k]!.byteLength }) - 1;
-    const source = json.images!.push({ bufferView, mimeType: 'image/jpeg' }) - 1;
-    return json.textures!.push({ sampler, source }) - 1;
+      json.bufferViews.push({ buffer: 0, byteOffset: starts[k]!, byteLength: image.byteLength }) - 1;
+    const source = json.images!.push({ bufferView, mimeType: entries[k]!.mimeType }) - 1;
+    const texture = json.textures!.push({ sampler, source }) - 1;
+    textures.set(image, texture);
+    return texture;
   };
-  let k = 0;
-  for (const name of sets.keys()) {
-    const baseColor = textureOf(k++);
-    const normal = textureOf(k++);
-    const orm = textureOf(k++);
+  for (const [name, set] of sets) {
+    const baseColor = textureOf(set.baseColor);
+    const normal = set.normal ? textureOf(set.normal) : undefined;
+    const orm = set.orm ? textureOf(set.orm) : undefined;
     for (const material of json.materials ?? []) {
       if (material.name !== name) continue;
       material.pbrMetallicRoughness = {
         ...material.pbrMetallicRoughness,
         baseColorTexture: { index: baseColor },
-        metallicRoughnessTexture: { index: orm },
-        // The texture carries roughness; metal stays 0.
-        roughnessFactor: 1,
-        metallicFactor: 0,
       };
-      material.normalTexture = { index: normal };
-      material.occlusionTexture = { index: orm };
+      if (orm !== undefined) {
+        // The texture carries roughness; metal stays 0.
+        material.pbrMetallicRoughness.metallicRoughnessTexture = { index: orm };
+        material.pbrMetallicRoughness.roughnessFactor = 1;
+        material.pbrMetallicRoughness.metallicFactor = 0;
+        material.occlusionTexture = { index: orm };
+      }
+      if (normal !== undefined) material.normalTexture = { index: normal };
     }
   }
   json.buffers = [{ byteLength: bin.byteLength }];

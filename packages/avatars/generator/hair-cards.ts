@@ -1,0 +1,58 @@
+/**
+ * Hair cards: a lock as a thin, slightly arched strip lying along the scalp that wears the strand
+ * texture (hair-strands.ts) — its alpha cuts out the strands and ragged tips, so layered cards
+ * read as hair with depth instead of one surface with grooves. The card follows the same
+ * centreline samples as a tube lock (locks.ts).
+ */
+import type { LockPoint } from './locks.js';
+import { add, cross, norm, scale, sub, type V3 } from './math.js';
+import { gridIndices } from './part.js';
+
+/** Vertices across a card: edges and an arched middle, so it shades round, not flat. */
+const ACROSS = 3;
+
+/** The mesh arrays cards are appended to. */
+export interface CardMesh {
+  positions: V3[];
+  colors: V3[];
+  uvs: [number, number][];
+  indices: number[];
+}
+
+/**
+ * Appends one card along `points` (root first). `u0..u1` is the slice of the strand texture it
+ * wears across its width (cards wear different slices, so neighbours do not repeat).
+ */
+export function appendCard(points: readonly LockPoint[], u0: number, u1: number, mesh: CardMesh): void {
+  const start = mesh.positions.length;
+  for (let i = 0; i < points.length; i++) {
+    const { p, up, width, thickness, color } = points[i]!;
+    const next = points[Math.min(i + 1, points.length - 1)]!.p;
+    const prev = points[Math.max(i - 1, 0)]!.p;
+    const along = norm(sub(next, prev));
+    const side = norm(cross(along, up));
+    const normal = norm(cross(side, along));
+    const v = i / (points.length - 1);
+    for (let j = 0; j < ACROSS; j++) {
+      const s = (2 * j) / (ACROSS - 1) - 1;
+      // The middle stands off the scalp by the lock's thickness; the edges rest closer to it.
+      const lift = thickness * (1 - s * s);
+      mesh.positions.push(add(p, add(scale(side, width * s), scale(normal, lift))));
+      mesh.colors.push(color);
+      mesh.uvs.push([u0 + ((u1 - u0) * (s + 1)) / 2, v]);
+    }
+  }
+  const grid = gridIndices(points.length, ACROSS, false, start);
+  // Front faces look away from the scalp (the material is double-sided; this sets the normals).
+  const [a, b, c] = [mesh.positions[grid[0]!]!, mesh.positions[grid[1]!]!, mesh.positions[grid[2]!]!];
+  const n = cross(sub(b, a), sub(c, a));
+  const up = points[0]!.up;
+  if (n[0] * up[0] + n[1] * up[1] + n[2] * up[2] < 0) {
+    for (let i = 0; i < grid.length; i += 3) {
+      const t = grid[i + 1]!;
+      grid[i + 1] = grid[i + 2]!;
+      grid[i + 2] = t;
+    }
+  }
+  mesh.indices.push(...grid);
+}
