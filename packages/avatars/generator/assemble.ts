@@ -90,7 +90,8 @@ export function buildAvatarScene(
   /** The material and mesh of a part that may wear the skin textures. */
   const skinMesh = (part: Part, warpIt: boolean): THREE.Mesh => {
     const shaped = warpIt ? warped(part, warp) : part;
-    if (!faceMaterial || !bodySkinMaterial || !part.texture) return toMesh(shaped, materials[part.material], shapes);
+    if (!faceMaterial || !bodySkinMaterial || !part.texture)
+      return toMesh(shaped, materials[part.material], shapes);
     const relief = part.texture.relief ?? true;
     return toMesh(splitTextureSeam(shaped), relief ? faceMaterial : bodySkinMaterial, shapes, true, relief);
   };

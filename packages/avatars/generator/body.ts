@@ -44,11 +44,9 @@ export function buildNeck(layout: FaceLayout, headY = 0): Part {
       positions.push(v3(x, y, z - 0.014));
       const color = mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z));
       colors.push(color);
-      multipliers.push(v3(
-        Math.min(1, color[0] / skin[0]),
-        Math.min(1, color[1] / skin[1]),
-        Math.min(1, color[2] / skin[2]),
-      ));
+      multipliers.push(
+        v3(Math.min(1, color[0] / skin[0]), Math.min(1, color[1] / skin[1]), Math.min(1, color[2] / skin[2])),
+      );
       uvs.push(neckUv(j / AROUND, k));
     }
   }
@@ -57,7 +55,12 @@ export function buildNeck(layout: FaceLayout, headY = 0): Part {
     material: 'skin',
     positions,
     colors,
-    indices: orientAway(positions, gridIndices(rows + 1, columns, false), v3(0, -0.1, -0.014), 8 * AROUND * 2),
+    indices: orientAway(
+      positions,
+      gridIndices(rows + 1, columns, false),
+      v3(0, -0.1, -0.014),
+      8 * AROUND * 2,
+    ),
     texture: { uvs, colors: multipliers, relief: false },
   };
 }

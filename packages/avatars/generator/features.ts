@@ -270,11 +270,13 @@ export function buildEars(layout: FaceLayout): Part {
         // Textured, the ear reads the head's skin where it sits (the texels beside it) and its
         // vertex colours tint that with the ear's redness and the concha's shade.
         uvs.push(uvOfDirection(norm(p)));
-        multipliers.push(v3(
-          Math.min(1, color[0] / skin[0]),
-          Math.min(1, color[1] / skin[1]),
-          Math.min(1, color[2] / skin[2]),
-        ));
+        multipliers.push(
+          v3(
+            Math.min(1, color[0] / skin[0]),
+            Math.min(1, color[1] / skin[1]),
+            Math.min(1, color[2] / skin[2]),
+          ),
+        );
       }
     }
     indices.push(...orientAway(positions, gridIndices(rows + 1, cols, true, start), centre, 4 * cols * 2));

@@ -62,7 +62,9 @@ export function paintStrands(): Uint8Array {
       }
       const alpha = clamp(Math.max(body * (0.75 + 0.25 * cover), cover * (0.6 + 0.4 * body)));
       // Grey strands: lighter along a strand's middle, darker between strands and at the root.
-      const grey = clamp((weight > 0 ? shade / weight : 0.55) * (0.7 + 0.3 * cover) * (0.85 + 0.15 * smoothstep(0, 0.3, v)));
+      const grey = clamp(
+        (weight > 0 ? shade / weight : 0.55) * (0.7 + 0.3 * cover) * (0.85 + 0.15 * smoothstep(0, 0.3, v)),
+      );
       const k = (j * w + i) * 4;
       const g = Math.round(255 * grey);
       rgba[k] = g;

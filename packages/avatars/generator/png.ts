@@ -18,7 +18,8 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 
 /** Encodes 8-bit RGBA pixels (rows from the top) as a PNG file. */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array {
-  if (rgba.byteLength !== width * height * 4) throw new Error(`encodePng: ${width}×${height} needs ${width * height * 4} bytes`);
+  if (rgba.byteLength !== width * height * 4)
+    throw new Error(`encodePng: ${width}×${height} needs ${width * height * 4} bytes`);
   const header = new Uint8Array(13);
   const h = new DataView(header.buffer);
   h.setUint32(0, width);

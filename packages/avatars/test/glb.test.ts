@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import { ARKIT_BLENDSHAPES } from '@avatar-drive/core';
 // @ts-expect-error gltf-validator ships no type declarations
 import validator from 'gltf-validator';
@@ -175,6 +176,26 @@ describe.each(index.avatars)('$id', (entry) => {
     expect(spread(decoded.baseColor!.data, 1)).toBeGreaterThan(40);
   });
 
+  it('dresses ears and neck in the face skin (same base colour and ORM images, no normal map)', () => {
+    const { json } = readGlb(bytes) as unknown as { json: GltfDoc };
+    const materialOf = (name: string) => {
+      const node = json.nodes.find((n) => n.name === name)!;
+      const primitive = json.meshes[node.mesh!]!.primitives[0]!;
+      expect(Object.keys(primitive.attributes), name).toContain('TEXCOORD_0');
+      return json.materials[primitive.material]!;
+    };
+    const face = materialOf('Face');
+    const source = (index: number | undefined) => json.textures[index!]!.source;
+    for (const part of ['Ears', 'Neck']) {
+      const material = materialOf(part);
+      expect(source(material.pbrMetallicRoughness.baseColorTexture?.index), part).toBe(
+        source(face.pbrMetallicRoughness.baseColorTexture?.index),
+      );
+      expect(source(material.occlusionTexture?.index), part).toBe(source(face.occlusionTexture?.index));
+      expect(material.normalTexture, part).toBeUndefined();
+    }
+  });
+
   it('moves the jaw, lips, lids, brows and tongue where the rig says', async () => {
     const scene = await parseWithThree(bytes);
     const maxShift = (meshName: string, target: string): { x: number; y: number; z: number } => {
@@ -197,6 +218,93 @@ describe.each(index.avatars)('$id', (entry) => {
     expect(maxShift('Brows', 'browInnerUp').y).toBeGreaterThan(0.003);
     expect(Math.abs(maxShift('Face', 'mouthSmileLeft').y)).toBeGreaterThan(0.005);
     expect(Math.abs(maxShift('Face', 'mouthPucker').z)).toBeGreaterThan(0.008);
+  });
+});
+
+/** RGBA pixels of an 8-bit RGBA, non-interlaced PNG (the strand texture), for the alpha check. */
+function decodePng(png: Uint8Array): { width: number; height: number; data: Uint8Array } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  let width = 0;
+  let height = 0;
+  const idat: Uint8Array[] = [];
+  for (let at = 8; at < png.byteLength; ) {
+    const length = view.getUint32(at);
+    const type = new TextDecoder().decode(png.subarray(at + 4, at + 8));
+    const body = png.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      width = view.getUint32(at + 8);
+      height = view.getUint32(at + 12);
+      expect([body[8], body[9], body[12]]).toEqual([8, 6, 0]); // 8-bit RGBA, not interlaced
+    } else if (type === 'IDAT') idat.push(body);
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * 4;
+  const data = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let x = 0; x < stride; x++) {
+      const value = raw[y * (stride + 1) + 1 + x]!;
+      const a = x >= 4 ? data[y * stride + x - 4]! : 0;
+      const b = y > 0 ? data[(y - 1) * stride + x]! : 0;
+      const c = x >= 4 && y > 0 ? data[(y - 1) * stride + x - 4]! : 0;
+      const p = a + b - c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
+      const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
+      data[y * stride + x] = (value + predictor) & 255;
+    }
+  }
+  return { width, height, data };
+}
+
+describe('mika', () => {
+  const manifest = parseAvatarManifest(JSON.parse(readFileSync(join(dist, 'mika', 'manifest.json'), 'utf8')));
+  const bytes = new Uint8Array(readFileSync(join(dist, 'mika', manifest.model.uri)));
+
+  it('wears hair cards: a double-sided, alpha-masked strand texture (PNG) that cuts strands and frayed tips', () => {
+    const { json, bin } = readGlb(bytes) as unknown as {
+      json: GltfDoc & {
+        materials: { alphaMode?: string; alphaCutoff?: number; doubleSided?: boolean }[];
+      };
+      bin: Uint8Array;
+    };
+    const node = json.nodes.find((n) => n.name === 'HairCards')!;
+    expect(node).toBeDefined();
+    const primitive = json.meshes[node.mesh!]!.primitives[0]!;
+    expect(Object.keys(primitive.attributes)).toEqual(expect.arrayContaining(['TEXCOORD_0', 'COLOR_0']));
+    const material = json.materials[primitive.material]!;
+    expect(material.alphaMode).toBe('MASK');
+    expect(material.alphaCutoff).toBe(0.5);
+    expect(material.doubleSided).toBe(true);
+    const image = json.images[json.textures[material.pbrMetallicRoughness.baseColorTexture!.index]!.source]!;
+    expect(image.mimeType).toBe('image/png');
+    const viewOf = json.bufferViews[image.bufferView]!;
+    const { width, height, data } = decodePng(
+      bin.subarray(viewOf.byteOffset ?? 0, (viewOf.byteOffset ?? 0) + viewOf.byteLength),
+    );
+    // Rows from the root (top) to the tips: solid near the root, mostly cut away at the tips,
+    // with strands (many alpha changes along a row) in between.
+    const coverage = (row: number): { solid: number; edges: number } => {
+      let solid = 0;
+      let edges = 0;
+      for (let x = 0; x < width; x++) {
+        const inside = data[(row * width + x) * 4 + 3]! >= 128;
+        if (inside) solid++;
+        if (x > 0 && inside !== data[(row * width + x - 1) * 4 + 3]! >= 128) edges++;
+      }
+      return { solid: solid / width, edges };
+    };
+    const root = coverage(Math.floor(height * 0.05));
+    const middle = coverage(Math.floor(height * 0.8));
+    const tip = coverage(height - 1);
+    expect(root.solid).toBeGreaterThan(0.5);
+    expect(middle.edges).toBeGreaterThan(6);
+    expect(tip.solid).toBeLessThan(0.25);
   });
 });
 

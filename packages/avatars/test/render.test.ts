@@ -15,16 +15,20 @@ import type { Rect, SheetRow } from './render/page.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
-/** Frames of the avatars as they were before the realism pass (0.1.0), kept for the comparison. */
-const before = join(images, 'before');
-const comparison = fileURLToPath(new URL('../../../docs/images/avatar-before-after.png', import.meta.url));
-/** Frames of the avatars with vertex colours only (before the baked skin textures and cornea). */
-const untextured = join(images, 'vertex-colours');
-const skinComparison = fileURLToPath(
-  new URL('../../../docs/images/avatar-skin-before-after.png', import.meta.url),
+/**
+ * Frames of the avatars before the hair cards, the cheek sculpt and the textured neck and ears
+ * (the baked-skin avatars), kept for the comparison. The earlier sheets
+ * (docs/images/avatar-before-after.png: 0.1.0 → realism pass; avatar-skin-before-after.png:
+ * vertex colours → baked skin) are kept as they were written and not redrawn.
+ */
+const before = join(images, 'textured');
+const comparison = fileURLToPath(
+  new URL('../../../docs/images/avatar-hair-before-after.png', import.meta.url),
 );
 /** A close-up of the face (eyes to chin) where skin texture, lips and eye highlights show. */
 const CLOSE_UP = { position: [0, 1.59, 0.34], target: [0, 1.575, 0], fov: 24 };
+/** Three-quarter view from the avatar's left: hair layers, ear, jaw line and neck. */
+const SIDE = { position: [0.44, 1.6, 0.4], target: [0, 1.565, 0], fov: 30 };
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 
 const POSES: Record<string, Record<string, number>> = {
@@ -130,6 +134,12 @@ describe('built-in avatars render in Chromium', () => {
       }, CLOSE_UP);
       await writeFile(join(images, `${entry.id}-closeup.png`), Buffer.from(closeUp.split(',')[1]!, 'base64'));
       frames.set(`${entry.id}-closeup`, closeUp);
+      const side = await page.evaluate((camera) => {
+        window.avatarPage.view(camera);
+        return window.avatarPage.png();
+      }, SIDE);
+      await writeFile(join(images, `${entry.id}-side.png`), Buffer.from(side.split(',')[1]!, 'base64'));
+      frames.set(`${entry.id}-side`, side);
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];
       for (let i = 0; i < poses.length; i++) {
@@ -149,20 +159,19 @@ describe('built-in avatars render in Chromium', () => {
     });
   }
 
-  it('writes the before/after sheet (neutral, speaking, blink) to docs/images', async () => {
-    const columns = ['idle', 'speaking', 'blink'];
+  it('writes the before/after sheet (hair cards, sculpt, textured neck and ears) to docs/images', async () => {
+    const columns = ['idle', 'speaking', 'blink', 'closeup', 'side'];
     const rows: SheetRow[] = [];
     for (const entry of index.avatars) {
       const old = columns.map((pose) => join(before, `${entry.id}-${pose}.png`));
+      const now = columns.map((pose) => frames.get(`${entry.id}-${pose}`));
+      if (now.some((f) => f === undefined)) return;
       if (old.every((file) => existsSync(file))) {
         rows.push({
           label: `${entry.name} before`,
           images: old.map((file) => `data:image/png;base64,${readFileSync(file).toString('base64')}`),
         });
       }
-      const now = columns.map((pose) => frames.get(`${entry.id}-${pose}`));
-      // Written by the avatar's own test above; absent when that one was filtered out or failed.
-      if (now.some((f) => f === undefined)) return;
       rows.push({ label: `${entry.name} now`, images: now as string[] });
     }
     const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [
@@ -172,29 +181,5 @@ describe('built-in avatars render in Chromium', () => {
     const bytes = Buffer.from(png.split(',')[1]!, 'base64');
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     await writeFile(comparison, bytes);
-  });
-
-  it('writes the skin before/after sheet (vertex colours → baked textures) to docs/images', async () => {
-    const columns = ['idle', 'speaking', 'blink', 'closeup'];
-    const rows: SheetRow[] = [];
-    for (const entry of index.avatars) {
-      const old = columns.map((pose) => join(untextured, `${entry.id}-${pose}.png`));
-      const now = columns.map((pose) => frames.get(`${entry.id}-${pose}`));
-      if (now.some((f) => f === undefined)) return;
-      if (old.every((file) => existsSync(file))) {
-        rows.push({
-          label: `${entry.name} before`,
-          images: old.map((file) => `data:image/png;base64,${readFileSync(file).toString('base64')}`),
-        });
-      }
-      rows.push({ label: `${entry.name} now`, images: now as string[] });
-    }
-    const png = await harness.page.evaluate(([r, c]) => window.avatarPage.sheet(r, c), [
-      rows,
-      columns,
-    ] as const);
-    const bytes = Buffer.from(png.split(',')[1]!, 'base64');
-    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
-    await writeFile(skinComparison, bytes);
   });
 });

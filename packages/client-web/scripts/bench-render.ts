@@ -17,9 +17,8 @@
  * defaults of the same round.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@avatar-drive/test-chromium';
 import { chromium } from 'playwright-core';
 import { startPageServer } from '../test/browser/harness.js';

@@ -122,4 +122,96 @@ describe('built-in avatars in AvatarView', () => {
       // Software GL (SwiftShader) compiles the skinned, morphed 1.8 MB model slowly on a busy machine.
     }, 180_000);
   }
+
+  it('surfaceDetail: false drops the normal and occlusion maps, keeps colour and roughness maps, and still speaks', async () => {
+    expect(existsSync(join(BUILT_IN_AVATARS_DIR, 'mika', 'avatar.glb')), 'run pnpm build first').toBe(true);
+    const page = await chrome.context.newPage();
+    await page.goto(server.origin);
+    await page.waitForFunction(() => document.title === 'ready');
+    const result = await page.evaluate(async () => {
+      const { AvatarSDK, Avatar, AvatarView, createDriveFrame, ARKIT_BLENDSHAPES } = (window as PageWindow)
+        .ad;
+      AvatarSDK.initialize('app', {
+        drivingServiceMode: 'host',
+        audioFormat: { channelCount: 1, sampleRate: 16000 },
+        logLevel: 'error',
+      });
+      const manifest = await (await fetch('/built-in/mika/manifest.json')).json();
+      const glb = await (await fetch('/built-in/mika/avatar.glb')).arrayBuffer();
+      const container = document.getElementById('a')!;
+      container.style.width = '240px';
+      container.style.height = '240px';
+      /** How many materials of the view's model use each map slot. */
+      const slots = (view: PageWindow) => {
+        const counts: Record<string, number> = { map: 0, normalMap: 0, aoMap: 0, roughnessMap: 0 };
+        const seen = new Set();
+        view.model.traverse((o: PageWindow) => {
+          if (!o.isMesh || seen.has(o.material)) return;
+          seen.add(o.material);
+          for (const slot of Object.keys(counts)) if (o.material[slot]) counts[slot]! += 1;
+        });
+        return counts;
+      };
+      const open = async (options: Record<string, unknown>) => {
+        const avatar = new Avatar(
+          {
+            ...manifest,
+            assets: [{ kind: 'model', name: 'avatar.glb', url: 'avatar.glb', size: glb.byteLength }],
+          },
+          new Map([['avatar.glb', glb.slice(0)]]),
+          0,
+        );
+        const view = new AvatarView(avatar, container, {
+          background: '#e9edf2',
+          idleMotion: false,
+          preserveDrawingBuffer: true,
+          transitionInFrames: 0,
+          transitionOutFrames: 0,
+          maxPixelRatio: 1,
+          antialias: false,
+          environmentLighting: false,
+          ...options,
+        });
+        await view.ready;
+        return view;
+      };
+      const view = await open({ surfaceDetail: false });
+      const without = slots(view);
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const mouth = async (jaw: number) => {
+        const frame = createDriveFrame();
+        frame.expression[ARKIT_BLENDSHAPES.indexOf('jawOpen')] = jaw;
+        view.applyFrame(frame);
+        await frames();
+        const gl = view.canvas.getContext('webgl2') as WebGL2RenderingContext;
+        const out = new Uint8Array(32 * 32 * 4);
+        gl.readPixels(
+          view.canvas.width / 2 - 16,
+          view.canvas.height * 0.3,
+          32,
+          32,
+          gl.RGBA,
+          gl.UNSIGNED_BYTE,
+          out,
+        );
+        return Array.from(out);
+      };
+      const closed = await mouth(0);
+      const opened = await mouth(1);
+      view.dispose();
+      return { without, closed, opened };
+    });
+    // The built-in's face wears a normal map and an ORM texture (occlusion + roughness; glb.test
+    // checks they are in the file): without surface detail the normal and occlusion maps are gone,
+    // the colour maps (face, ears, neck, hair cards) and the roughness maps stay.
+    expect(result.without.normalMap).toBe(0);
+    expect(result.without.aoMap).toBe(0);
+    expect(result.without.map).toBeGreaterThanOrEqual(3);
+    expect(result.without.roughnessMap).toBeGreaterThanOrEqual(2);
+    const changed =
+      result.closed.reduce((n, v, i) => n + (Math.abs(v - result.opened[i]!) > 24 ? 1 : 0), 0) /
+      result.closed.length;
+    expect(changed).toBeGreaterThan(0.02);
+    await page.close();
+  }, 180_000);
 });
