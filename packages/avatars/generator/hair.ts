@@ -113,7 +113,7 @@ const CARD_SLICES = 5;
 function fringeCards(layout: FaceLayout, root: V3, tip: V3): Part {
   const rand = random(0x63617264);
   const mesh: CardMesh = { positions: [], colors: [], uvs: [], indices: [] };
-  for (const { points, layer } of fringeLocks(layout, root, tip, CARD_SIDE_DROP)) {
+  for (const { points, layer, front } of fringeLocks(layout, root, tip, CARD_SIDE_DROP)) {
     const slice = Math.floor(rand() * CARD_SLICES);
     const u0 = (slice / CARD_SLICES) * 0.5;
     // Lower layers sit in the shade of the ones above them.
@@ -123,7 +123,8 @@ function fringeCards(layout: FaceLayout, root: V3, tip: V3): Part {
     const widest = Math.max(...points.map((q) => q.width));
     const card = points.map((q) => ({
       ...q,
-      width: 2.2 * widest * (0.5 + 0.5 * (q.width / widest)),
+      // Broader over the forehead, where the fringe must cover the hairline.
+      width: (2.2 + 0.9 * front) * widest * (0.5 + 0.5 * (q.width / widest)),
       thickness: q.thickness * 0.8,
       color: scale(q.color, shade),
     }));
@@ -203,9 +204,9 @@ function fringeLocks(
   root: V3,
   tip: V3,
   sideDrop?: number,
-): { points: LockPoint[]; layer: number }[] {
+): { points: LockPoint[]; layer: number; front: number }[] {
   const style = layout.style;
-  const locks: { points: LockPoint[]; layer: number }[] = [];
+  const locks: { points: LockPoint[]; layer: number; front: number }[] = [];
   const rand = random(0x6d696b61);
   const layers = [
     { count: 64, lift: 0.0035, width: 0.0085 },
@@ -250,7 +251,7 @@ function fringeLocks(
           color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
         });
       }
-      locks.push({ points, layer: L });
+      locks.push({ points, layer: L, front });
     }
   });
   return locks;
