@@ -69,17 +69,15 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
       sheenRoughness: 0.35,
     }),
     // Cards that wear the strand texture: its alpha cuts the strands out (glTF MASK: no sorting,
-    // so layers of cards draw correctly in any order); both sides show, as a lock's underside does.
-    hairCards: new THREE.MeshPhysicalMaterial({
+    // so layers of cards draw correctly in any order). Single-sided and without sheen: a masked
+    // fragment is shaded before the depth test can drop it, so in software rendering every card
+    // layer costs a full shade — drawing both sides with the physical sheen lobe doubled the
+    // frame (docs/benchmarks.md, "The textured built-in vs vertex colours").
+    hairCards: new THREE.MeshStandardMaterial({
       name: 'HairCards',
       vertexColors: true,
       roughness: 0.55,
-      specularIntensity: 0.5,
-      sheen: 0.35,
-      sheenColor: lighter(c.hairTip, 0.3),
-      sheenRoughness: 0.35,
       alphaTest: 0.5,
-      side: THREE.DoubleSide,
     }),
     // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).
     scalp: new THREE.MeshStandardMaterial({ name: 'Scalp', vertexColors: true, roughness: 0.8 }),
