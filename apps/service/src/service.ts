@@ -131,7 +131,7 @@ export interface ServiceOptions {
   /**
    * When the node counts as overloaded or full and refuses new sessions (4503, /readyz 503): frame
    * and event-loop lateness, utilization, and the capacity estimate's target ({@link OverloadOptions};
-   * all four 0 turns refusing for load off).
+   * `lagMs` and `busyPercent` both 0 turn refusing for load off, every rule).
    */
   overload?: Partial<OverloadOptions>;
   engine?: EngineOptions;

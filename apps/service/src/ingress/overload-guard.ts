@@ -105,10 +105,12 @@ export class OverloadGuard {
     this.#timer.unref();
   }
 
-  /** False when every threshold is 0: the node never refuses for load. */
+  /**
+   * False when the event-loop thresholds are both 0: the node never refuses for load, by the
+   * frame-lateness and capacity rules neither (one switch turns every rule off, as it always did).
+   */
   get enabled(): boolean {
-    const o = this.options;
-    return o.lagMs > 0 || o.busyPercent > 0 || o.frameLateMs > 0 || o.targetBusyPercent > 0;
+    return this.options.lagMs > 0 || this.options.busyPercent > 0;
   }
 
   /** True while new sessions are refused because the node was late (the shedding rule). */
