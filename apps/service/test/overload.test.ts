@@ -213,7 +213,8 @@ describe('capacity: new sessions refused at the estimate from the measured cost 
     const streaming = setInterval(() => {
       const reqId = `u${Math.floor(sent / 50)}`;
       const end = sent % 50 === 49;
-      for (const client of clients) if (client.ws.readyState === client.ws.OPEN) client.audio(reqId, chunk, end);
+      for (const client of clients)
+        if (client.ws.readyState === client.ws.OPEN) client.audio(reqId, chunk, end);
       sent++;
     }, 20);
     const refusedToken = await mintToken(service);
@@ -239,9 +240,7 @@ describe('capacity: new sessions refused at the estimate from the measured cost 
       // The open sessions keep streaming: each gets animation after the refusal, none is closed.
       const marks = clients.map((c) => c.inbox.length);
       await Promise.all(
-        clients.map((c, i) =>
-          c.waitFor((m) => m.data.case === 'serverResponseAnimation', 10_000, marks[i]),
-        ),
+        clients.map((c, i) => c.waitFor((m) => m.data.case === 'serverResponseAnimation', 10_000, marks[i])),
       );
       expect(clients.every((c) => c.ws.readyState === c.ws.OPEN)).toBe(true);
       expect(await metric(service, 'avatar_drive_frames_timed_total')).toBeGreaterThan(0);
