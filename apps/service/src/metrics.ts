@@ -24,6 +24,7 @@ export class ServiceMetrics {
   #audioPending = 0;
   #cpuPending = 0;
   #framesPending = 0;
+  #openingMs = 0;
 
   constructor(labels: { region: string }) {
     this.registry.setDefaultLabels(labels);
@@ -162,6 +163,21 @@ export class ServiceMetrics {
     this.#cpuTotal += cpuSeconds;
     this.#audioPending += audioSeconds;
     this.#cpuPending += cpuSeconds;
+  }
+
+  /**
+   * Records `ms` of event-loop time spent opening (or refusing) a session: handshake, upgrade,
+   * configure. The overload guard takes it out of the utilization it divides among open sessions.
+   */
+  recordOpeningWork(ms: number): void {
+    this.#openingMs += ms;
+  }
+
+  /** Opening work since the last call, ms (the overload guard's window). */
+  takeOpeningWork(): number {
+    const ms = this.#openingMs;
+    this.#openingMs = 0;
+    return ms;
   }
 
   /** Records `count` animation keyframes sent. */

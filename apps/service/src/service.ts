@@ -260,7 +260,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         },
         shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
       ),
-    { frames: metrics.frameLateness, sessions: () => ingress?.sessions.size ?? 0 },
+    {
+      frames: metrics.frameLateness,
+      sessions: () => ingress?.sessions.size ?? 0,
+      openingWork: () => metrics.takeOpeningWork(),
+    },
   );
   metrics.watchOverload(overload);
   const app = await buildHttpApp({

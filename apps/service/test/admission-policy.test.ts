@@ -15,6 +15,7 @@ const quiet: WindowReading = {
   frameP99Ms: 5,
   frames: 5000,
   sessions: 100,
+  openingBusy: 0,
 };
 
 const policy = (options: Partial<typeof DEFAULT_OVERLOAD> = {}) =>
@@ -60,6 +61,15 @@ describe('AdmissionPolicy: capacity from the cost per session', () => {
     expect(p.capacity).toBe(Number.POSITIVE_INFINITY);
     p.window({ ...quiet, sessions: 3, utilization: 0.9 });
     expect(p.capacity).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('divides the utilization less the opening work among the sessions, and skips windows spent mostly opening', () => {
+    const p = policy({ targetBusyPercent: 80 });
+    p.window({ ...quiet, sessions: 100, utilization: 0.6, openingBusy: 0.2 });
+    expect(p.capacity).toBe(200); // 100 × 0.8 ÷ 0.4
+    const q = policy({ targetBusyPercent: 80 });
+    q.window({ ...quiet, sessions: 100, utilization: 0.6, openingBusy: 0.35 });
+    expect(q.capacity).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('makes no estimate when its target is 0', () => {
@@ -108,7 +118,12 @@ describe('AdmissionPolicy: shedding on frame lateness', () => {
  * processes), none retried. Its frames turn late once utilization passes 90 %; its CPU follows
  * utilization (the 0.5-core floor is passed from about 150 sessions on). Returns the sessions it took.
  */
-function simulateBurst(options: Partial<typeof DEFAULT_OVERLOAD>, offered: number): number {
+function simulateBurst(
+  options: Partial<typeof DEFAULT_OVERLOAD>,
+  offered: number,
+  /** Each opening's share of a window's loop time, and the part of it that is timed. */
+  opening = { cost: 0, timed: 0 },
+): number {
   const p = policy(options);
   const costPerSession = 0.85 / 250;
   let open = 0;
@@ -118,7 +133,8 @@ function simulateBurst(options: Partial<typeof DEFAULT_OVERLOAD>, offered: numbe
     for (let k = 0; k < 60 && left > 0; k++, left--) if (p.admit(open) === undefined) open++;
     // Sessions opened through the window cost from when they opened: about the mean of its ends.
     const sessions = (start + open) / 2;
-    const utilization = Math.min(1, sessions * costPerSession);
+    const opened = open - start;
+    const utilization = Math.min(1, sessions * costPerSession + opened * opening.cost);
     p.window({
       lagP99Ms: utilization > 0.9 ? 80 : 5,
       utilization,
@@ -126,6 +142,7 @@ function simulateBurst(options: Partial<typeof DEFAULT_OVERLOAD>, offered: numbe
       frameP99Ms: utilization > 0.9 ? 120 : 8,
       frames: open * 12,
       sessions,
+      openingBusy: opened * opening.cost * opening.timed,
     });
   }
   return open;
@@ -140,6 +157,17 @@ describe('AdmissionPolicy: a burst of new sessions', () => {
     expect(both).toBeLessThanOrEqual(255);
     // Shedding needs two late windows: by then far more than the node holds are in.
     expect(sheddingOnly).toBeGreaterThan(both + 60);
+  });
+
+  it('counts the work of opening sessions apart, so a burst is not taken for costly sessions', () => {
+    // Opening 60 sessions takes 15 % of a window's loop time, of which 70 % is timed.
+    const timed = simulateBurst({}, 500, { cost: 0.0025, timed: 0.7 });
+    const untimed = simulateBurst({}, 500, { cost: 0.0025, timed: 0 });
+    expect(timed).toBeGreaterThanOrEqual(240);
+    expect(timed).toBeLessThanOrEqual(255);
+    // Untimed, the first estimates read the openings as session cost and stop the burst short;
+    // it recovers only as fewer sessions are let in.
+    expect(untimed).toBeLessThan(timed);
   });
 
   it('takes every session of a burst that fits', () => {

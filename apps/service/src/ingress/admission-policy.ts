@@ -12,9 +12,10 @@
  *   lateness, the event loop's p99 lateness or its utilization over their threshold start refusing
  *   every new session; `calmWindows` consecutive windows under {@link RESUME_RATIO} of each end it.
  * - Capacity (refuses before overshooting): each loaded window with enough sessions estimates
- *   what one session costs as the share of the window the event loop was busy, divided by the
- *   sessions open in it (utilization counts the time a callback waited for a core too, which is
- *   what a frame waits, so the estimate includes the machine's contention); the node holds
+ *   what one session costs as the share of the window the event loop was busy (less the timed
+ *   work of opening sessions), divided by the sessions open in it (utilization counts the time a
+ *   callback waited for a core too, which is what a frame waits, so the estimate includes the
+ *   machine's contention); the node holds
  *   `targetBusyPercent` % ÷ that cost sessions, averaged over the last `capacityWindows` such
  *   windows, and refuses a new session while the sessions open plus those being opened reach it.
  *   A window where the process used under ¾ of `minCpuCores` drops the estimate (the process is
@@ -69,6 +70,8 @@ export interface WindowReading {
   frames: number;
   /** Sessions open over the window (the mean of its start and end). */
   sessions: number;
+  /** Share of the window (0 … 1) the event loop spent opening or refusing sessions (timed). */
+  openingBusy: number;
 }
 
 /** Why a new session is refused, or undefined to take it. */
@@ -101,7 +104,7 @@ export class AdmissionPolicy {
    * Takes one window's reading; returns true when shedding started or stopped with it.
    * @example
    * const policy = new AdmissionPolicy({ ...DEFAULT_OVERLOAD });
-   * policy.window({ lagP99Ms: 3, utilization: 0.6, cpuCores: 0.7, frameP99Ms: 8, frames: 5000, sessions: 200 });
+   * policy.window({ lagP99Ms: 3, utilization: 0.6, cpuCores: 0.7, frameP99Ms: 8, frames: 5000, sessions: 200, openingBusy: 0 });
    * policy.capacity; // 200 × 0.85 / 0.6 ≈ 283
    */
   window(r: WindowReading): boolean {
@@ -158,8 +161,13 @@ export class AdmissionPolicy {
       this.#capacity = Number.POSITIVE_INFINITY;
       return;
     }
-    if (!loaded || r.sessions < MIN_SESSIONS || r.utilization <= 0) return;
-    this.#estimates.push((r.sessions * targetBusyPercent) / 100 / r.utilization);
+    // What the open sessions cost is the utilization less the opening work: a burst of new
+    // sessions would otherwise read as costly sessions and stop well short of capacity. A window
+    // spent mostly opening says too little about streaming to estimate from (not all of an
+    // opening's cost is timed: the socket's accept, HTTP parsing, collecting its garbage).
+    const streaming = r.utilization - r.openingBusy;
+    if (!loaded || r.sessions < MIN_SESSIONS || streaming <= 0 || r.openingBusy > streaming) return;
+    this.#estimates.push((r.sessions * targetBusyPercent) / 100 / streaming);
     while (this.#estimates.length > capacityWindows) this.#estimates.shift();
     let sum = 0;
     for (const e of this.#estimates) sum += e;

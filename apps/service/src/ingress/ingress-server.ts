@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import {
   type AvatarError,
   type AvatarErrorCode,
@@ -88,11 +89,15 @@ export class IngressServer {
   /** Routes `upgrade` events of `server` to the ingress. */
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      // Opening work is timed (up to the first await here, the upgrade itself below, configure in
+      // the session) for the overload guard, which counts it apart from what open sessions cost.
+      const start = performance.now();
       socket.on('error', () => undefined);
       this.#handleUpgrade(req, socket, head).catch((error: unknown) => {
         this.#deps.logger.error({ err: error }, 'upgrade failed');
         reject(socket, 500, 'serverError', 'The server failed to accept the connection. Retry.');
       });
+      this.#deps.metrics.recordOpeningWork(performance.now() - start);
     });
   }
 
@@ -328,6 +333,7 @@ export class IngressServer {
     // returns, or never (ws refused it, or the socket was half-closed). Unless a session took the
     // slot over, it goes back (also when something below throws).
     let sessionOwnsSlot = false;
+    const start = performance.now();
     try {
       this.#upgrade(req, socket, head, connectionId, closeAfterUpgrade, (ws) => {
         const session: DriveSession = new DriveSession(
@@ -346,6 +352,7 @@ export class IngressServer {
         logger.info(session.info, 'session opened');
       });
     } finally {
+      metrics.recordOpeningWork(performance.now() - start);
       if (!sessionOwnsSlot && !released) {
         release();
         logger.debug({ connectionId, appId }, 'no session came of the upgrade: session slot released');

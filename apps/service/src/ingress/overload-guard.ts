@@ -50,6 +50,8 @@ export interface LoadReading {
   frames: number;
   /** Sessions open over the window (the mean of its start and end). */
   sessions: number;
+  /** Share of the window (0 … 1) the event loop spent opening or refusing sessions. */
+  openingBusy: number;
 }
 
 /** Where the guard reads what it does not measure itself. */
@@ -58,6 +60,8 @@ export interface GuardSources {
   frames?: FrameLateness;
   /** Sessions open now. */
   sessions?: () => number;
+  /** Event-loop ms spent opening or refusing sessions since the last call. */
+  openingWork?: () => number;
 }
 
 /** Watches the event loop and the frames and says whether a new session may be taken. */
@@ -69,6 +73,7 @@ export class OverloadGuard {
   readonly #onChange: (shedding: boolean, reading: LoadReading) => void;
   readonly #frames: FrameLateness | undefined;
   readonly #sessions: () => number;
+  readonly #openingWork: () => number;
   #elu: EventLoopUtilization;
   #cpu = process.cpuUsage();
   #at = performance.now();
@@ -78,7 +83,15 @@ export class OverloadGuard {
   #opening = 0;
   /** The first window also holds the start-up's long turns (module loading, listen): not load. */
   #warm = false;
-  #last: LoadReading = { lagP99Ms: 0, utilization: 0, cpuCores: 0, frameP99Ms: 0, frames: 0, sessions: 0 };
+  #last: LoadReading = {
+    lagP99Ms: 0,
+    utilization: 0,
+    cpuCores: 0,
+    frameP99Ms: 0,
+    frames: 0,
+    sessions: 0,
+    openingBusy: 0,
+  };
 
   /**
    * @param onChange called when shedding starts or stops (logs, metrics).
@@ -97,6 +110,7 @@ export class OverloadGuard {
     this.#onChange = onChange;
     this.#frames = sources.frames;
     this.#sessions = sources.sessions ?? (() => 0);
+    this.#openingWork = sources.openingWork ?? (() => 0);
     this.#elu = performance.eventLoopUtilization();
     if (!this.enabled) return;
     this.#histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -181,7 +195,9 @@ export class OverloadGuard {
     this.#elu = now;
     const at = performance.now();
     const cpu = process.cpuUsage(this.#cpu);
-    const cpuCores = (cpu.user + cpu.system) / 1000 / Math.max(1, at - this.#at);
+    const elapsed = Math.max(1, at - this.#at);
+    const cpuCores = (cpu.user + cpu.system) / 1000 / elapsed;
+    const openingBusy = Math.min(1, this.#openingWork() / elapsed);
     this.#cpu = process.cpuUsage();
     this.#at = at;
     const frames = this.#frames?.takeWindow();
@@ -196,11 +212,15 @@ export class OverloadGuard {
       frameP99Ms: frames?.p99Ms ?? 0,
       frames: frames?.frames ?? 0,
       sessions,
+      openingBusy,
     };
     if (!this.#warm) {
       this.#warm = true;
       return;
     }
     if (this.#policy.window(this.#last)) this.#onChange(this.#policy.shedding, this.#last);
+      process.stderr.write(
+        `TRACE ${process.pid} ${Date.now()} ${JSON.stringify(this.#last)} cap=${this.capacity} shed=${this.shedding} open=${sessionsNow}\n`,
+      );
   }
 }
