@@ -219,8 +219,5 @@ export class OverloadGuard {
       return;
     }
     if (this.#policy.window(this.#last)) this.#onChange(this.#policy.shedding, this.#last);
-      process.stderr.write(
-        `TRACE ${process.pid} ${Date.now()} ${JSON.stringify(this.#last)} cap=${this.capacity} shed=${this.shedding} open=${sessionsNow}\n`,
-      );
   }
 }
