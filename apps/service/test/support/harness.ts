@@ -98,7 +98,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Run
     // The service shares this process's event loop with the tests' own work: load shedding (on by
     // default) is off here unless a test sets it (overload.test.ts), so a stall of the test machine
     // cannot refuse a session another test opens.
-    overload: { lagMs: 0, busyPercent: 0, frameLateMs: 0, targetBusyPercent: 0 },
+    overload: { lagMs: 0, busyPercent: 0 },
     ...options.extra,
   });
 }
