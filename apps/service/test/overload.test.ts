@@ -183,16 +183,18 @@ describe('capacity: new sessions refused at the estimate from the measured cost 
     service = await startTestService({
       avatarsDir: await makeAvatarsDir(),
       extra: {
-        engine: { driverFactory: costlyDriver(0.8) },
-        // The capacity rule alone. 12 sessions streaming 20 ms chunks cost at least 12 × 50 × 0.8 ms
-        // = 48 % of the loop (more on a busy machine), so at a 25 % target the estimate is at most
-        // 12 × 25 / 48 ≈ 6. No CPU floor: a busy test machine may give this process little CPU.
+        engine: { driverFactory: costlyDriver(1.2) },
+        // The capacity rule alone. 12 sessions streaming 20 ms chunks cost 12 × 50 × 1.2 ms = 72 %
+        // of the loop (more on a busy machine; at least half that if a busy machine delays the
+        // test's sending timer), so at a 20 % target the estimate is at most 12 × 20 / 36 ≈ 6, and
+        // at least 2 (a saturated loop). No CPU floor: a busy test machine may give this process
+        // little CPU.
         // (lagMs and busyPercent both 0 would turn every rule off: a lateness threshold no loop reaches.)
         overload: {
           lagMs: 60_000,
           busyPercent: 0,
           frameLateMs: 0,
-          targetBusyPercent: 25,
+          targetBusyPercent: 20,
           minCpuCores: 0,
           windowMs: 200,
           capacityWindows: 2,
@@ -248,8 +250,8 @@ describe('capacity: new sessions refused at the estimate from the measured cost 
       clearInterval(streaming);
     }
 
-    // Sessions leave: the same token opens a session now (the node holds far more than two).
-    for (const client of clients.splice(2)) {
+    // Sessions leave: the same token opens a session now (the estimate is at least 2).
+    for (const client of clients.splice(1)) {
       client.close();
       await client.closed;
     }
