@@ -51,6 +51,9 @@ const FLAGS = {
   'drain-delay': { type: 'string' },
   'overload-lag-ms': { type: 'string' },
   'overload-busy-percent': { type: 'string' },
+  'overload-frame-late-ms': { type: 'string' },
+  'overload-target-busy-percent': { type: 'string' },
+  'overload-min-cpu-cores': { type: 'string' },
   'avatars-dir': { type: 'string' },
   'data-dir': { type: 'string' },
   'avatar-max-bytes': { type: 'string' },
@@ -95,11 +98,19 @@ export const USAGE = `avatar-drive-service [options]
                                   may finish before the remaining sessions are closed (default 25)
   --drain-delay MS                AVATAR_DRIVE_DRAIN_DELAY_MS: how long a draining node stays unready before
                                   it closes idle sessions, so the load balancer takes it out first (default 3000 with Redis, else 0)
-  --overload-lag-ms MS            AVATAR_DRIVE_OVERLOAD_LAG_MS: refuse new sessions (4503, /readyz 503) while the
-                                  event loop's p99 lateness over 0.5 s windows is above this while the process
-                                  uses at least half a core (default 50; 0 = off)
-  --overload-busy-percent P       AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT: … or while the event loop is busier than P %
-                                  of the window (default 95; 0 = off). Both 0: never shed load
+  --overload-frame-late-ms MS     AVATAR_DRIVE_OVERLOAD_FRAME_LATE_MS: refuse new sessions (4503, /readyz 503) once
+                                  the p99 lateness of the frames written in two 0.5 s windows in a row is above this,
+                                  counted while the process uses at least --overload-min-cpu-cores (default 30; 0 = off)
+  --overload-lag-ms MS            AVATAR_DRIVE_OVERLOAD_LAG_MS: … or the event loop's p99 lateness (default 50; 0 = off)
+  --overload-busy-percent P       AVATAR_DRIVE_OVERLOAD_BUSY_PERCENT: … or the event loop busier than P % of the
+                                  window (default 95; 0 = off)
+  --overload-target-busy-percent P
+                                  AVATAR_DRIVE_OVERLOAD_TARGET_BUSY_PERCENT: refuse new sessions before that, at the
+                                  capacity estimated from each session's measured share of the event loop: as many
+                                  sessions as keep it P % busy (default 85; 0 = no estimate). --overload-lag-ms 0
+                                  with --overload-busy-percent 0: never refuse for load (these two rules neither)
+  --overload-min-cpu-cores C      AVATAR_DRIVE_OVERLOAD_MIN_CPU_CORES: CPU (cores, may be a fraction) the process must
+                                  use in a window for it to count as loaded by its own sessions (default 0.5)
   --avatars-dir LIST              AVATAR_DRIVE_AVATARS_DIR: directories of avatars every app may use (<id>.glb,
                                   <id>.vrm or <id>/avatar.glb + manifest.json), comma-separated; builtin names those
                                   of @avatar-drive/avatars (default builtin; e.g. builtin,./my-avatars)
@@ -277,6 +288,24 @@ export async function resolveConfig(
   );
   if (busyPercent !== undefined && busyPercent > 100)
     throw new Error(`--overload-busy-percent is a share of the time, 0 … 100; got ${busyPercent}.`);
+  const frameLateMs = int(
+    '--overload-frame-late-ms',
+    values['overload-frame-late-ms'] ?? env.AVATAR_DRIVE_OVERLOAD_FRAME_LATE_MS,
+  );
+  const targetBusyPercent = int(
+    '--overload-target-busy-percent',
+    values['overload-target-busy-percent'] ?? env.AVATAR_DRIVE_OVERLOAD_TARGET_BUSY_PERCENT,
+  );
+  if (targetBusyPercent !== undefined && targetBusyPercent > 100)
+    throw new Error(
+      `--overload-target-busy-percent is a share of the time, 0 … 100; got ${targetBusyPercent}.`,
+    );
+  const minCpuText = values['overload-min-cpu-cores'] ?? env.AVATAR_DRIVE_OVERLOAD_MIN_CPU_CORES;
+  const minCpuCores = minCpuText === undefined || minCpuText === '' ? undefined : Number(minCpuText);
+  if (minCpuCores !== undefined && !(Number.isFinite(minCpuCores) && minCpuCores >= 0))
+    throw new Error(
+      `--overload-min-cpu-cores must be a non-negative number of cores like 0.5; got "${minCpuText}".`,
+    );
   const shared = Boolean(redisUrl || redisSentinel);
   const publicUrl = values['public-url'] ?? env.AVATAR_DRIVE_PUBLIC_URL;
   if (publicUrl !== undefined && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? '')) {
@@ -343,6 +372,9 @@ export async function resolveConfig(
     overload: {
       ...(overloadLagMs !== undefined && { lagMs: overloadLagMs }),
       ...(busyPercent !== undefined && { busyPercent }),
+      ...(frameLateMs !== undefined && { frameLateMs }),
+      ...(targetBusyPercent !== undefined && { targetBusyPercent }),
+      ...(minCpuCores !== undefined && { minCpuCores }),
     },
     ...(tokenLedgerDir && { tokenLedgerDir }),
     ...(publicUrl && { publicUrl }),

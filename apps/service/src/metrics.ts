@@ -5,6 +5,7 @@
  * at hundreds of sessions.
  */
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { FrameLateness } from './ingress/frame-lateness.js';
 import type { OverloadGuard } from './ingress/overload-guard.js';
 
 export class ServiceMetrics {
@@ -16,11 +17,14 @@ export class ServiceMetrics {
   readonly errors: Counter<'code'>;
   readonly tokensIssued: Counter;
   readonly overloadRefusals: Counter;
+  /** How late the socket output writes frames (the overload guard reads its windows). */
+  readonly frameLateness = new FrameLateness();
   #audioTotal = 0;
   #cpuTotal = 0;
   #audioPending = 0;
   #cpuPending = 0;
   #framesPending = 0;
+  #openingMs = 0;
 
   constructor(labels: { region: string }) {
     this.registry.setDefaultLabels(labels);
@@ -81,19 +85,58 @@ export class ServiceMetrics {
     });
     this.overloadRefusals = new Counter({
       name: 'avatar_drive_sessions_refused_overload_total',
-      help: 'New sessions refused (4503) because this instance was overloaded (event-loop lateness or utilization).',
+      help: 'New sessions refused (4503) because this instance was overloaded (frame or event-loop lateness, utilization) or at its estimated capacity.',
       registers: [this.registry],
+    });
+    let lateCounted = 0;
+    let framesCounted = 0;
+    new Counter({
+      name: 'avatar_drive_frames_timed_total',
+      help: 'Animation frames whose lateness was measured (socket output).',
+      registers: [this.registry],
+      collect() {
+        this.inc(self.frameLateness.frames - framesCounted);
+        framesCounted = self.frameLateness.frames;
+      },
+    });
+    new Counter({
+      name: 'avatar_drive_frames_late_total',
+      help: `Animation frames written more than ${this.frameLateness.lateMs} ms after their deadline (the audio that completed them, at their request's own pace).`,
+      registers: [this.registry],
+      collect() {
+        this.inc(self.frameLateness.lateFrames - lateCounted);
+        lateCounted = self.frameLateness.lateFrames;
+      },
     });
   }
 
-  /** Exposes what `guard` measures: whether it sheds, and its last window's lateness and utilization. */
+  /**
+   * Exposes what `guard` measures: whether it refuses, its last window's frame and event-loop
+   * lateness and utilization, and the capacity it estimates.
+   */
   watchOverload(guard: OverloadGuard): void {
     new Gauge({
       name: 'avatar_drive_overloaded',
-      help: '1 while this instance refuses new sessions for overload, else 0.',
+      help: '1 while this instance refuses new sessions for overload (or at its estimated capacity), else 0.',
       registers: [this.registry],
       collect() {
-        this.set(guard.shedding ? 1 : 0);
+        this.set(guard.refusing ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'avatar_drive_frame_lateness_p99_seconds',
+      help: "p99 lateness of the animation frames written in the overload guard's last window.",
+      registers: [this.registry],
+      collect() {
+        this.set(guard.reading.frameP99Ms / 1000);
+      },
+    });
+    new Gauge({
+      name: 'avatar_drive_estimated_session_capacity',
+      help: 'Sessions this instance estimates it holds at its target utilization (-1 while not estimated: the process is not busy).',
+      registers: [this.registry],
+      collect() {
+        this.set(Number.isFinite(guard.capacity) ? guard.capacity : -1);
       },
     });
     new Gauge({
@@ -120,6 +163,21 @@ export class ServiceMetrics {
     this.#cpuTotal += cpuSeconds;
     this.#audioPending += audioSeconds;
     this.#cpuPending += cpuSeconds;
+  }
+
+  /**
+   * Records `ms` of event-loop time spent opening (or refusing) a session: handshake, upgrade,
+   * configure. The overload guard takes it out of the utilization it divides among open sessions.
+   */
+  recordOpeningWork(ms: number): void {
+    this.#openingMs += ms;
+  }
+
+  /** Opening work since the last call, ms (the overload guard's window). */
+  takeOpeningWork(): number {
+    const ms = this.#openingMs;
+    this.#openingMs = 0;
+    return ms;
   }
 
   /** Records `count` animation keyframes sent. */

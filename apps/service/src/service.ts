@@ -129,8 +129,9 @@ export interface ServiceOptions {
   avatarUploads?: Partial<AvatarUploadLimits>;
   limits?: Partial<ServiceLimits>;
   /**
-   * When the node counts as overloaded and refuses new sessions (4503, /readyz 503): event-loop
-   * lateness and utilization thresholds ({@link OverloadOptions}; both 0 turns shedding off).
+   * When the node counts as overloaded or full and refuses new sessions (4503, /readyz 503): frame
+   * and event-loop lateness, utilization, and the capacity estimate's target ({@link OverloadOptions};
+   * `lagMs` and `busyPercent` both 0 turn refusing for load off, every rule).
    */
   overload?: Partial<OverloadOptions>;
   engine?: EngineOptions;
@@ -246,20 +247,29 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         );
 
   let ingress: IngressServer | undefined;
-  const overload = new OverloadGuard(options.overload, (shedding, reading) =>
-    logger.warn(
-      {
-        lagP99Ms: Math.round(reading.lagP99Ms),
-        busyPercent: Math.round(reading.utilization * 100),
-        cpuCores: Math.round(reading.cpuCores * 100) / 100,
-      },
-      shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
-    ),
+  const overload = new OverloadGuard(
+    options.overload,
+    (shedding, reading) =>
+      logger.warn(
+        {
+          frameP99Ms: Math.round(reading.frameP99Ms),
+          lagP99Ms: Math.round(reading.lagP99Ms),
+          busyPercent: Math.round(reading.utilization * 100),
+          cpuCores: Math.round(reading.cpuCores * 100) / 100,
+          sessions: Math.round(reading.sessions),
+        },
+        shedding ? 'overloaded: refusing new sessions' : 'load back to normal: accepting new sessions',
+      ),
+    {
+      frames: metrics.frameLateness,
+      sessions: () => ingress?.sessions.size ?? 0,
+      openingWork: () => metrics.takeOpeningWork(),
+    },
   );
   metrics.watchOverload(overload);
   const app = await buildHttpApp({
     isDraining: () => ingress?.draining ?? false,
-    overload: () => (overload.shedding ? overload.describe() : undefined),
+    overload: () => (overload.refusing ? overload.describe() : undefined),
     logger,
     metrics,
     apps,

@@ -4,11 +4,14 @@
  * ServerError + close 4503 without their token being spent, /readyz answers 503 and the refusal
  * is counted; a session opened before keeps streaming; once the loop is free again, new sessions
  * (with the refused token) are accepted. Plus the guard alone (utilization trigger, hysteresis)
- * and its flags.
+ * and its flags. And the capacity rule: with sessions that each cost a known share of the event
+ * loop, a new session past the capacity estimated from that cost is refused the same way while
+ * the open ones keep streaming, and taken once sessions have left.
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config.js';
+import type { DriverFactory } from '../src/engine-pool/engine-pool.js';
 import { OverloadGuard } from '../src/ingress/overload-guard.js';
 import type { RunningService } from '../src/service.js';
 import {
@@ -21,6 +24,7 @@ import {
   TestClient,
   tone,
 } from './support/harness.js';
+import { createDriver as createStandInDriver } from './support/test-driver.js';
 
 /** Blocks this thread for `busyMs` of every `periodMs` until stopped: a late event loop. */
 function busyLoop(busyMs: number, periodMs: number): () => void {
@@ -152,6 +156,111 @@ describe('overload: new sessions refused, open ones kept', () => {
     await open.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end, 5000, from);
     accepted.close();
     open.close();
+  });
+});
+
+/** The stand-in driver, made to cost `busyMs` of this thread per audio chunk (a known cost per session). */
+function costlyDriver(busyMs: number): DriverFactory {
+  return (options) => {
+    const inner = createStandInDriver(options);
+    return {
+      ...inner,
+      push(pcm) {
+        const until = performance.now() + busyMs;
+        while (performance.now() < until) {
+          // spin
+        }
+        return inner.push(pcm);
+      },
+    };
+  };
+}
+
+describe('capacity: new sessions refused at the estimate from the measured cost per session', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startTestService({
+      avatarsDir: await makeAvatarsDir(),
+      extra: {
+        engine: { driverFactory: costlyDriver(1.2) },
+        // The capacity rule alone. 12 sessions streaming 20 ms chunks cost 12 × 50 × 1.2 ms = 72 %
+        // of the loop (more on a busy machine; at least half that if a busy machine delays the
+        // test's sending timer), so at a 20 % target the estimate is at most 12 × 20 / 36 ≈ 6, and
+        // at least 2 (a saturated loop). No CPU floor: a busy test machine may give this process
+        // little CPU.
+        // (lagMs and busyPercent both 0 would turn every rule off: a lateness threshold no loop reaches.)
+        overload: {
+          lagMs: 60_000,
+          busyPercent: 0,
+          frameLateMs: 0,
+          targetBusyPercent: 20,
+          minCpuCores: 0,
+          windowMs: 200,
+          capacityWindows: 2,
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('refuses a new session at the estimated capacity, keeps the open ones streaming, then takes it once sessions left', async () => {
+    const clients: TestClient[] = [];
+    for (let i = 0; i < 12; i++) clients.push(await openAccepted(service, await mintToken(service)));
+    const chunk = tone(20);
+    let sent = 0;
+    // Each session streams in real time: one 20 ms chunk per 20 ms, a new utterance every second.
+    const streaming = setInterval(() => {
+      const reqId = `u${Math.floor(sent / 50)}`;
+      const end = sent % 50 === 49;
+      for (const client of clients)
+        if (client.ws.readyState === client.ws.OPEN) client.audio(reqId, chunk, end);
+      sent++;
+    }, 20);
+    const refusedToken = await mintToken(service);
+    try {
+      await until('a capacity estimate under the 12 open sessions', async () => {
+        const capacity = await metric(service, 'avatar_drive_estimated_session_capacity');
+        return capacity >= 0 && capacity < 12;
+      });
+      const ready = await readyStatus(service);
+      expect(ready.status).toBe(503);
+      expect(ready.body.checks.load).toMatch(/12 sessions \(estimated capacity \d+\)/);
+
+      const refused = await TestClient.open(service, refusedToken);
+      expect(await refused.closed).toEqual({ code: 4503, reason: 'upstreamError' });
+      const error = refused.inbox.find((m) => m.data.case === 'serverError');
+      expect(error?.data.case === 'serverError' && error.data.value.message).toMatch(
+        /^upstreamError: This node is at capacity.*Retry with backoff.*token was not spent/,
+      );
+      expect(refused.inbox.some((m) => m.data.case === 'serverConfirmSession')).toBe(false);
+      expect(await metric(service, 'avatar_drive_sessions_refused_overload_total')).toBeGreaterThanOrEqual(1);
+      expect(await metric(service, 'avatar_drive_overloaded')).toBe(1);
+
+      // The open sessions keep streaming: each gets animation after the refusal, none is closed.
+      const marks = clients.map((c) => c.inbox.length);
+      await Promise.all(
+        clients.map((c, i) => c.waitFor((m) => m.data.case === 'serverResponseAnimation', 10_000, marks[i])),
+      );
+      expect(clients.every((c) => c.ws.readyState === c.ws.OPEN)).toBe(true);
+      expect(await metric(service, 'avatar_drive_frames_timed_total')).toBeGreaterThan(0);
+    } finally {
+      clearInterval(streaming);
+    }
+
+    // Sessions leave: the same token opens a session now (the estimate is at least 2).
+    for (const client of clients.splice(1)) {
+      client.close();
+      await client.closed;
+    }
+    await until('/readyz to turn 200', async () => (await readyStatus(service)).status === 200);
+    const accepted = await openAccepted(service, refusedToken);
+    accepted.audio('after', chunk, true);
+    await accepted.waitFor((m) => m.data.case === 'serverResponseAnimation' && m.data.value.end);
+    accepted.close();
+    for (const client of clients) client.close();
   });
 });
 

@@ -6,6 +6,7 @@
  * close); nothing it does can throw into the server.
  */
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import {
   AvatarError,
   type AvatarErrorCode,
@@ -284,9 +285,13 @@ export class DriveSession implements OutputHost {
       case 'refuse':
         this.fail('protocolError', request.message);
         return;
-      case 'configure':
+      case 'configure': {
+        // Opening work, which the overload guard counts apart from what open sessions cost.
+        const start = performance.now();
         this.#configure(request.config);
+        this.metrics.recordOpeningWork(performance.now() - start);
         return;
+      }
       case 'audio':
         this.#audio(request.input);
         return;

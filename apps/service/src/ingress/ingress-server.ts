@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import {
   type AvatarError,
   type AvatarErrorCode,
@@ -37,6 +38,7 @@ import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
 import type { SessionTokens } from '../tokens.js';
+import type { Refusal } from './admission-policy.js';
 import { DriveSession } from './drive-session.js';
 import { handshakeProblem, socketGone } from './handshake.js';
 import type { OverloadGuard } from './overload-guard.js';
@@ -58,7 +60,7 @@ export interface IngressDeps {
   trustedProxies: TrustedProxies;
   /** Told when a connection becomes a session (it then leaves the per-address connection count). */
   connections?: ConnectionGuard;
-  /** Refuses new sessions (4503) while the node is overloaded. */
+  /** Refuses new sessions (4503) while the node is overloaded or at its estimated capacity. */
   overload?: OverloadGuard;
 }
 
@@ -87,11 +89,15 @@ export class IngressServer {
   /** Routes `upgrade` events of `server` to the ingress. */
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      // Opening work is timed (up to the first await here, the upgrade itself below, configure in
+      // the session) for the overload guard, which counts it apart from what open sessions cost.
+      const start = performance.now();
       socket.on('error', () => undefined);
       this.#handleUpgrade(req, socket, head).catch((error: unknown) => {
         this.#deps.logger.error({ err: error }, 'upgrade failed');
         reject(socket, 500, 'serverError', 'The server failed to accept the connection. Retry.');
       });
+      this.#deps.metrics.recordOpeningWork(performance.now() - start);
     });
   }
 
@@ -145,7 +151,7 @@ export class IngressServer {
   }
 
   async #handleUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
-    const { metrics, tokens, apps, avatars, store, limits, logger } = this.#deps;
+    const { metrics, tokens, apps, avatars, logger } = this.#deps;
     const refuse = (status: number, code: AvatarErrorCode, detail: string) => {
       metrics.recordError(code);
       reject(socket, status, code, detail);
@@ -235,6 +241,35 @@ export class IngressServer {
       socket.destroy();
       return;
     }
+    // Load is judged last, so that the refusal for it goes to requests that would open a session;
+    // a session it admits is counted until its upgrade is over (settle), so that a burst of
+    // upgrades in flight cannot all pass the estimated capacity at once.
+    const overload = this.#deps.overload;
+    const refusedForLoad = this.#draining ? undefined : overload?.admit();
+    const admitted = overload !== undefined && !this.#draining && refusedForLoad === undefined;
+    try {
+      await this.#open(req, socket, head, appId, avatarId, claims, refusedForLoad);
+    } finally {
+      if (admitted) overload.settle();
+    }
+  }
+
+  /** Takes the slot and the token (unless refused for load) and opens the session. */
+  async #open(
+    req: IncomingMessage,
+    socket: Socket,
+    head: Buffer,
+    appId: string,
+    avatarId: string,
+    claims: Awaited<ReturnType<SessionTokens['verify']>>,
+    refusedForLoad: Refusal,
+  ): Promise<void> {
+    const overloaded = refusedForLoad !== undefined;
+    const { metrics, apps, store, limits, logger } = this.#deps;
+    const refuse = (status: number, code: AvatarErrorCode, detail: string) => {
+      metrics.recordError(code);
+      reject(socket, status, code, detail);
+    };
     const connectionId = `conn_${randomBytes(12).toString('base64url')}`;
     let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
     let slotTaken = false;
@@ -242,13 +277,14 @@ export class IngressServer {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
       const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      const overloaded = this.#deps.overload?.shedding === true;
       slotTaken = !this.#draining && !overloaded && (await store.acquireSession(appId, connectionId, limit));
       if (overloaded && !this.#draining) {
         metrics.overloadRefusals.inc();
         logger.debug(
-          { connectionId, appId, load: this.#deps.overload!.describe() },
-          'overloaded: session refused',
+          { connectionId, appId, reason: refusedForLoad, load: this.#deps.overload!.describe() },
+          refusedForLoad === 'full'
+            ? 'at estimated capacity: session refused'
+            : 'overloaded: session refused',
         );
         closeAfterUpgrade = OVERLOADED;
       } else if (this.#draining) {
@@ -297,6 +333,7 @@ export class IngressServer {
     // returns, or never (ws refused it, or the socket was half-closed). Unless a session took the
     // slot over, it goes back (also when something below throws).
     let sessionOwnsSlot = false;
+    const start = performance.now();
     try {
       this.#upgrade(req, socket, head, connectionId, closeAfterUpgrade, (ws) => {
         const session: DriveSession = new DriveSession(
@@ -315,6 +352,7 @@ export class IngressServer {
         logger.info(session.info, 'session opened');
       });
     } finally {
+      metrics.recordOpeningWork(performance.now() - start);
       if (!sessionOwnsSlot && !released) {
         release();
         logger.debug({ connectionId, appId }, 'no session came of the upgrade: session slot released');

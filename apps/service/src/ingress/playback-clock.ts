@@ -18,7 +18,20 @@ export interface PlaybackEntry {
   inputEnded: boolean;
   /** True once its last animation went out (ENDED never precedes it). */
   outputDone: boolean;
+  /**
+   * The request's pace: the earliest (arrival time − audio received) of its chunks so far, on the
+   * `performance.now()` clock; its audio received so far was due at `paceOrigin + receivedMs`.
+   */
+  paceOrigin: number;
+  /** When its latest chunk arrived (`performance.now()`). */
+  lastInputAt: number;
 }
+
+/**
+ * A request whose input pauses this long between two chunks has paused on the client's side (a
+ * loop that late shows in the event-loop lag): its pace starts again from the next chunk.
+ */
+export const PACE_GAP_MS = 500;
 
 export type PlaybackEvent =
   | { kind: 'playing'; entry: PlaybackEntry }
@@ -53,18 +66,27 @@ export class PlaybackClock {
       playedMs: 0,
       inputEnded: false,
       outputDone: false,
+      paceOrigin: Number.POSITIVE_INFINITY,
+      lastInputAt: Number.NEGATIVE_INFINITY,
     };
     this.#queue.push(entry);
     this.#startNext();
     return entry;
   }
 
-  /** More audio arrived for `entry`. */
-  received(entry: PlaybackEntry, ms: number, inputEnded: boolean): void {
-    this.#tick();
+  /**
+   * More audio arrived for `entry`. Returns when output for the audio received so far is due
+   * (`performance.now()` clock) at the request's own pace ({@link PlaybackEntry.paceOrigin}).
+   */
+  received(entry: PlaybackEntry, ms: number, inputEnded: boolean): number {
+    const now = this.#tick();
     entry.receivedMs += ms;
     if (inputEnded) entry.inputEnded = true;
+    const origin = now - entry.receivedMs;
+    if (origin < entry.paceOrigin || now - entry.lastInputAt > PACE_GAP_MS) entry.paceOrigin = origin;
+    entry.lastInputAt = now;
     if (entry === this.#playing) this.#scheduleEnd();
+    return entry.paceOrigin + entry.receivedMs;
   }
 
   /** The last animation of `entry` was sent. */
@@ -125,13 +147,14 @@ export class PlaybackClock {
     clearTimeout(this.#pauseTimer);
   }
 
-  #tick(): void {
+  #tick(): number {
     const now = performance.now();
     const playing = this.#playing;
     if (playing && !this.#paused) {
       playing.playedMs = Math.min(playing.receivedMs, playing.playedMs + (now - this.#lastTick));
     }
     this.#lastTick = now;
+    return now;
   }
 
   #startNext(): void {

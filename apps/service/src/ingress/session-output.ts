@@ -75,8 +75,12 @@ export interface SessionOutput {
   open(): Promise<void> | undefined;
   /** One audio chunk of `request` (empty with `end` on the last). */
   audio(request: RequestState, pcm: Int16Array, end: boolean): void;
-  /** Frames of `request` from the engine; `end` on its last call. */
-  frames(request: RequestState, frames: readonly DriveFrame[], end: boolean): void;
+  /**
+   * Frames of `request` from the engine; `end` on its last call. `dueAt` (`performance.now()`
+   * clock): when they were due at the request's pace ({@link PlaybackClock.received}), for the
+   * frame-lateness meter.
+   */
+  frames(request: RequestState, frames: readonly DriveFrame[], end: boolean, dueAt: number): void;
   /** Stops the output of `request` at once; exactly one INTERRUPTED follows, if any is due. */
   cancel(request: RequestState, reason: InterruptReason): void;
   /** Pauses or resumes playback; answers with one ServerPlaybackState for `request`. */

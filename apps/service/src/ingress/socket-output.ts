@@ -3,6 +3,7 @@
  * states come from the playback clock (the server's model of the client's playback: requests
  * play one after another in real time as their audio arrives).
  */
+import { performance } from 'node:perf_hooks';
 import { AnimationBytes, type DriveFrame, PlaybackState } from '@avatar-drive/core';
 import { animationFrame } from './animation-frames.js';
 import { PlaybackClock, type PlaybackEvent } from './playback-clock.js';
@@ -35,11 +36,13 @@ export class SocketOutput implements SessionOutput {
     // The client plays its own audio; only the animation goes back.
   }
 
-  frames(request: RequestState, frames: readonly DriveFrame[], end: boolean): void {
+  frames(request: RequestState, frames: readonly DriveFrame[], end: boolean, dueAt: number): void {
     const { sender, metrics } = this.#host;
     if (sender.rawFrames) sender.sendFrame(animationFrame(this.#animation, request.reqId, frames, end));
     else sender.sendBytes(this.#animation.encode(request.reqId, frames, end));
     metrics.recordFramesSent(frames.length);
+    // Measured once written: the write is where a late frame's delay ends on this side.
+    if (frames.length > 0) metrics.frameLateness.record(performance.now() - dueAt, frames.length);
   }
 
   cancel(request: RequestState, reason: InterruptReason): void {

@@ -44,17 +44,19 @@ export class UtteranceFeed {
       this.#pushNow(engine.now, r, pcm, end);
       return;
     }
+    // Set just below, before any result can come back: when this chunk's output is due.
+    let due = 0;
     if (pcm.length > 0) {
       engine.push(pcm).then(
-        (result) => this.#emit(r, result, false, pcm.length),
+        (result) => this.#emit(r, result, false, pcm.length, due),
         (error: unknown) => this.#failed(error, r.reqId),
       );
     }
-    this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    due = this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) {
       this.#requests.current = undefined;
       engine.end().then(
-        (result) => this.#emit(r, result, true, 0),
+        (result) => this.#emit(r, result, true, 0, due),
         (error: unknown) => this.#failed(error, r.reqId),
       );
     }
@@ -74,9 +76,9 @@ export class UtteranceFeed {
         return;
       }
     }
-    this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    const due = this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) this.#requests.current = undefined;
-    if (result) this.#emit(r, result, false, pcm.length);
+    if (result) this.#emit(r, result, false, pcm.length, due);
     if (!end || this.#host.closed) return;
     let last: EngineResult;
     try {
@@ -85,14 +87,15 @@ export class UtteranceFeed {
       this.#failed(error, r.reqId);
       return;
     }
-    this.#emit(r, last, true, 0);
+    this.#emit(r, last, true, 0, due);
   }
 
-  #emit(request: RequestState, result: EngineResult, end: boolean, samples: number): void {
+  /** `due`: when these frames were due (the playback clock's `received`), for their lateness. */
+  #emit(request: RequestState, result: EngineResult, end: boolean, samples: number, due: number): void {
     this.#metrics.recordEngineWork(samples / this.#sampleRate, result.cpuMs / 1000);
     if (this.#host.closed || request.cancelled) return;
     if (result.frames.length === 0 && !end) return;
-    this.#output.frames(request, result.frames, end);
+    this.#output.frames(request, result.frames, end, due);
     // Sent already (socket output): the driver may write its next frames into these.
     if (!this.#output.keepsFrames) this.#engine.now?.recycle?.(result.frames);
     if (end) this.#output.clock.outputFinished(request.playback);
