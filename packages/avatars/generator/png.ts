@@ -2,7 +2,24 @@
  * A minimal PNG encoder for the generator's RGBA textures (JPEG has no alpha channel; the hair
  * cards need one). Deterministic: the same pixels give the same bytes.
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
+
+/** CRC-32 (IEEE) table; node:zlib's crc32 needs Node ≥ 20.15, and CI may run an older Node 20. */
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 255]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
