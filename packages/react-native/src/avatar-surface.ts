@@ -24,6 +24,11 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   background?: string;
   /** Image-based lighting from a neutral room (softer shading); default true. */
   environmentLighting?: boolean;
+  /**
+   * Per-pixel surface detail (normal, bump and occlusion maps); default true. false drops them:
+   * cheaper on slow devices, colours and roughness stay.
+   */
+  surfaceDetail?: boolean;
   /** Multisample anti-aliasing; default true (turn off on slow devices). */
   antialias?: boolean;
   /** Keep the last frame readable (snapshots, pixel read-back); default false. */
@@ -123,6 +128,7 @@ export class AvatarSurface {
     }
     const stage = new AvatarScene(this.avatar, renderer, {
       environmentLighting: this.#options.environmentLighting ?? true,
+      surfaceDetail: this.#options.surfaceDetail ?? true,
     });
     const attached: Attached = {
       gl,

@@ -164,6 +164,7 @@ describe('@avatar-drive/react-native through react-native-web in Chromium', () =
           options: {
             antialias: false,
             environmentLighting: false,
+            surfaceDetail: false,
             preserveDrawingBuffer: true,
             background: '#dfe4ea',
             idleMotion: false,
