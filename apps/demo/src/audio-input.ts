@@ -1,6 +1,7 @@
 /**
  * Audio sources of the demo, all ending as 16 kHz mono s16 PCM (what the session is configured
- * for): bundled WAV samples, any file the browser can decode, and the microphone.
+ * for): bundled WAV samples and any file the browser can decode. (The microphone goes through
+ * client-web's `feedAudio`, in main.ts.)
  */
 import { float32ToInt16, mixPlanarToMono, parseWav, Resampler, wavToSendablePcm } from '@avatar-drive/core';
 
@@ -54,80 +55,4 @@ export async function decodeFile(
   all.set(head);
   all.set(tail, head.length);
   return { pcm: float32ToInt16(all), sourceRate: buffer.sampleRate, channels: buffer.numberOfChannels };
-}
-
-// Copies each render quantum of the first input's first channel to the main thread.
-const WORKLET = `registerProcessor('demo-mic-tap', class extends AudioWorkletProcessor {
-  process(inputs) {
-    const channels = inputs[0];
-    if (channels && channels.length) {
-      const n = channels[0].length, mono = new Float32Array(n);
-      for (const c of channels) for (let i = 0; i < n; i++) mono[i] += c[i] / channels.length;
-      this.port.postMessage(mono, [mono.buffer]);
-    }
-    return true;
-  }
-});`;
-
-/** A running microphone capture; `stop()` flushes the resampler and releases the device. */
-export interface MicCapture {
-  readonly sourceRate: number;
-  stop(): void;
-}
-
-/**
- * Captures the microphone and calls `onChunk` with ~100 ms of {@link SAMPLE_RATE} s16 PCM at a
- * time (the last call, from `stop()`, carries the rest).
- */
-export async function startMicrophone(
-  onChunk: (pcm: Int16Array, last: boolean) => void,
-): Promise<MicCapture> {
-  const stream = await navigator.mediaDevices.getUserMedia({
-    audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
-  });
-  const context = new AudioContext();
-  const url = URL.createObjectURL(new Blob([WORKLET], { type: 'text/javascript' }));
-  try {
-    await context.audioWorklet.addModule(url);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-  const source = context.createMediaStreamSource(stream);
-  const tap = new AudioWorkletNode(context, 'demo-mic-tap');
-  const resampler = new Resampler(context.sampleRate, SAMPLE_RATE);
-  let pending: Float32Array[] = [];
-  let pendingLength = 0;
-  const drain = (extra: Float32Array, last: boolean) => {
-    if (extra.length) {
-      pending.push(extra);
-      pendingLength += extra.length;
-    }
-    if (!last && pendingLength < SAMPLE_RATE / 10) return;
-    const joined = new Float32Array(pendingLength);
-    let at = 0;
-    for (const part of pending) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    pending = [];
-    pendingLength = 0;
-    onChunk(float32ToInt16(joined), last);
-  };
-  let stopped = false;
-  tap.port.onmessage = (event: MessageEvent<Float32Array>) => {
-    if (!stopped) drain(resampler.push(event.data), false);
-  };
-  source.connect(tap);
-  return {
-    sourceRate: context.sampleRate,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      tap.port.onmessage = null;
-      source.disconnect();
-      for (const track of stream.getTracks()) track.stop();
-      void context.close();
-      drain(resampler.flush(), true);
-    },
-  };
 }

@@ -4,6 +4,7 @@
  */
 import './style.css';
 import {
+  type AudioFeed,
   type Avatar,
   AvatarError,
   AvatarManager,
@@ -11,17 +12,10 @@ import {
   AvatarView,
   type ConnectionState,
   type ConversationState,
+  feedAudio,
 } from '@avatar-drive/client-web';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
-import {
-  decodeFile,
-  listSamples,
-  loadSample,
-  type MicCapture,
-  SAMPLE_RATE,
-  type Sample,
-  startMicrophone,
-} from './audio-input.js';
+import { decodeFile, listSamples, loadSample, SAMPLE_RATE, type Sample } from './audio-input.js';
 import {
   type AvatarSummary,
   type DemoConfig,
@@ -75,7 +69,16 @@ let view: AvatarView | undefined;
 let avatar: Avatar | undefined;
 let analyser: AnalyserNode | undefined;
 let relaySocket: WebSocket | undefined;
-let mic: MicCapture | undefined;
+/** The running microphone feed and its device stream (the feed leaves the tracks to us). */
+let mic: { feed: AudioFeed; stream: MediaStream } | undefined;
+
+/** Ends the microphone's utterance (what was captured plays out) and releases the device. */
+function stopMicrophone() {
+  if (!mic) return;
+  mic.feed.stop();
+  for (const track of mic.stream.getTracks()) track.stop();
+  mic = undefined;
+}
 let setupRun = 0;
 let connecting: Promise<boolean> | undefined;
 
@@ -225,8 +228,7 @@ const MODE_HINTS: Record<Mode, string> = {
 };
 
 function teardown() {
-  mic?.stop();
-  mic = undefined;
+  stopMicrophone();
   relaySocket?.close();
   relaySocket = undefined;
   analyser = undefined;
@@ -448,8 +450,7 @@ async function speak(pcm: Int16Array, label: string) {
 async function toggleMicrophone() {
   const button = $('mic-button');
   if (mic) {
-    mic.stop();
-    mic = undefined;
+    stopMicrophone();
     button.classList.remove('live');
     button.textContent = '◉ Microphone';
     log.add('audio', 'microphone off');
@@ -460,14 +461,10 @@ async function toggleMicrophone() {
   clearError();
   await ensureAudio(current);
   if (!(await ensureConnected(current)) || view !== current) return;
+  let stream: MediaStream;
   try {
-    mic = await startMicrophone((pcm, last) => {
-      if (view !== current) return;
-      try {
-        if (pcm.length || last) current.controller.send(pcm, last);
-      } catch (error) {
-        reportError(error);
-      }
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
     });
   } catch (error) {
     showError(
@@ -476,9 +473,25 @@ async function toggleMicrophone() {
     );
     return;
   }
+  if (view !== current) {
+    for (const track of stream.getTracks()) track.stop();
+    return;
+  }
+  // client-web's feedAudio taps the stream, converts it to the SDK's 16 kHz s16 and sends it in
+  // 100 ms chunks, ending the utterance when stopped.
+  const feed = feedAudio(current.controller, stream);
+  mic = { feed, stream };
+  feed.done.then(
+    ({ samples }) =>
+      log.add('audio', `microphone utterance ended (${(samples / SAMPLE_RATE).toFixed(1)} s sent)`),
+    (error) => {
+      if (view === current) reportError(error);
+    },
+  );
   button.classList.add('live');
   button.textContent = '■ Stop microphone';
-  log.add('audio', `microphone on (${mic.sourceRate} Hz → ${SAMPLE_RATE} Hz)`);
+  const rate = stream.getAudioTracks()[0]?.getSettings().sampleRate;
+  log.add('audio', `microphone on (${rate ? `${rate} Hz` : 'device rate'} → ${SAMPLE_RATE} Hz)`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -250,6 +250,19 @@ function longWav(): Buffer {
   return Buffer.concat([header, body]);
 }
 
+test("the microphone drives the avatar (Chromium's fake capture device); stopping ends the utterance", async () => {
+  await ensureDemo('sdk');
+  await page.evaluate(() => window.__demo.resetPeak());
+  // The fake device (--use-fake-device-for-media-stream) beeps about once a second; what it
+  // captures goes through client-web's feedAudio to the service and plays back from the avatar.
+  await clickAndWait('mic', `${PLAYING} && d.peakLevel > 0.005`, 20_000);
+  await expect(page.getByTestId('log')).toContainText('microphone on');
+  await expect(page.getByTestId('mic')).toHaveText(/Stop microphone/);
+  await clickAndWait('mic', "d.conversationStates.at(-1) === 'idle'", 15_000);
+  await expect(page.getByTestId('log')).toContainText(/microphone utterance ended \([1-9]/);
+  expect((await readState(page)).errors).toEqual([]);
+});
+
 test('Host mode: the example relay server drives the avatar', async () => {
   await ensureDemo('host');
   await expect(page.getByTestId('connection-state')).toHaveText('relay: open');
