@@ -25,7 +25,11 @@ export interface FeedAudioOptions {
 
 /** A running feed. */
 export interface AudioFeed {
-  /** Resolves when the source ended (or the feed stopped); rejects with a typed error. */
+  /**
+   * Resolves when the source ended (or the feed stopped); rejects with a typed error. A
+   * MediaStream feed resolves once its end chunk is sent: after `stop()` (at any moment), or once
+   * every audio track ended, on its own or stopped by the app.
+   */
   readonly done: Promise<FeedPcmResult>;
   /**
    * Stops feeding. A MediaStream capture ends its utterance (what was captured plays to its
