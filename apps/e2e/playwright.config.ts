@@ -1,5 +1,10 @@
+import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@avatar-drive/test-chromium';
 import { defineConfig } from '@playwright/test';
+
+// The fake capture device speaks one of the demo's sample sentences (built with the demo), in a
+// loop, where it would otherwise beep: the microphone test then drives the mouth with speech.
+const FAKE_MICROPHONE = join(import.meta.dirname, '../demo/dist/samples/weather.wav');
 
 export default defineConfig({
   testDir: 'tests',
@@ -16,7 +21,12 @@ export default defineConfig({
     viewport: { width: 1000, height: 660 },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+      args: [
+        ...CHROMIUM_ARGS,
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${FAKE_MICROPHONE}`,
+      ],
     },
   },
 });

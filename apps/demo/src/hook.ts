@@ -24,6 +24,13 @@ export interface DemoHook {
   peakJaw: number;
   /** Last measured audio-to-animation offset (ms). */
   syncOffsetMs: number | undefined;
+  /** Seconds of the current utterance's audio being heard (the SDK's sync stats), while speaking. */
+  audioPosition: number | undefined;
+  /**
+   * The microphone: `starting` (device and connection opening), `on` (feeding), `ended` (stopped:
+   * its utterance's end was sent, `sentSeconds` of audio in all) or `failed`.
+   */
+  microphone: { state: 'off' | 'starting' | 'on' | 'ended' | 'failed'; sentSeconds: number | undefined };
   /** Bytes the last avatar load downloaded (0 = everything from the cache). */
   downloadedBytes: number | undefined;
   firstRendering: boolean;

@@ -49,6 +49,8 @@ const hook: DemoHook = {
   jawOpen: 0,
   peakJaw: 0,
   syncOffsetMs: undefined,
+  audioPosition: undefined,
+  microphone: { state: 'off', sentSeconds: undefined },
   downloadedBytes: undefined,
   firstRendering: false,
   localReady: false,
@@ -71,6 +73,8 @@ let analyser: AnalyserNode | undefined;
 let relaySocket: WebSocket | undefined;
 /** The running microphone feed and its device stream (the feed leaves the tracks to us). */
 let mic: { feed: AudioFeed; stream: MediaStream } | undefined;
+/** True while the microphone opens: a click then is ignored (it would open a second one). */
+let micStarting = false;
 
 /** Ends the microphone's utterance (what was captured plays out) and releases the device. */
 function stopMicrophone() {
@@ -78,6 +82,13 @@ function stopMicrophone() {
   mic.feed.stop();
   for (const track of mic.stream.getTracks()) track.stop();
   mic = undefined;
+  showMicrophoneLive(false);
+}
+
+function showMicrophoneLive(live: boolean) {
+  const button = $('mic-button');
+  button.classList.toggle('live', live);
+  button.textContent = live ? '■ Stop microphone' : '◉ Microphone';
 }
 let setupRun = 0;
 let connecting: Promise<boolean> | undefined;
@@ -369,6 +380,7 @@ function meterLoop() {
   hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
   hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
   const sync = view?.controller.getSyncStats();
+  hook.audioPosition = sync?.audioPosition;
   if (sync?.offsetMs !== undefined) {
     smoothedOffset =
       smoothedOffset === undefined ? sync.offsetMs : smoothedOffset * 0.9 + sync.offsetMs * 0.1;
@@ -448,19 +460,52 @@ async function speak(pcm: Int16Array, label: string) {
 }
 
 async function toggleMicrophone() {
-  const button = $('mic-button');
+  if (micStarting) return;
   if (mic) {
     stopMicrophone();
-    button.classList.remove('live');
-    button.textContent = '◉ Microphone';
     log.add('audio', 'microphone off');
     return;
   }
   const current = view;
   if (!current) return;
   clearError();
+  micStarting = true;
+  hook.microphone = { state: 'starting', sentSeconds: undefined };
+  let stream: MediaStream | undefined;
+  try {
+    stream = await openMicrophone(current);
+  } finally {
+    micStarting = false;
+    if (!stream) hook.microphone = { state: 'failed', sentSeconds: undefined };
+  }
+  if (!stream) return;
+  // client-web's feedAudio taps the stream, converts it to the SDK's 16 kHz s16 and sends it in
+  // 100 ms chunks, ending the utterance when stopped (or when the device goes away).
+  const feed = feedAudio(current.controller, stream);
+  mic = { feed, stream };
+  hook.microphone = { state: 'on', sentSeconds: undefined };
+  feed.done.then(
+    ({ samples }) => {
+      const sentSeconds = samples / SAMPLE_RATE;
+      hook.microphone = { state: 'ended', sentSeconds };
+      log.add('audio', `microphone utterance ended (${sentSeconds.toFixed(1)} s sent)`);
+      if (mic?.feed === feed) stopMicrophone(); // the device went away: release it and the button
+    },
+    (error) => {
+      hook.microphone = { state: 'failed', sentSeconds: undefined };
+      if (mic?.feed === feed) stopMicrophone();
+      if (view === current) reportError(error);
+    },
+  );
+  showMicrophoneLive(true);
+  const rate = stream.getAudioTracks()[0]?.getSettings().sampleRate;
+  log.add('audio', `microphone on (${rate ? `${rate} Hz` : 'device rate'} → ${SAMPLE_RATE} Hz)`);
+}
+
+/** Audio, connection and the device for the microphone; undefined (explained) when one fails. */
+async function openMicrophone(current: AvatarView): Promise<MediaStream | undefined> {
   await ensureAudio(current);
-  if (!(await ensureConnected(current)) || view !== current) return;
+  if (!(await ensureConnected(current)) || view !== current) return undefined;
   let stream: MediaStream;
   try {
     stream = await navigator.mediaDevices.getUserMedia({
@@ -471,27 +516,13 @@ async function toggleMicrophone() {
       'microphone',
       `The microphone could not be opened (${(error as Error).message}). Allow access and retry.`,
     );
-    return;
+    return undefined;
   }
   if (view !== current) {
     for (const track of stream.getTracks()) track.stop();
-    return;
+    return undefined;
   }
-  // client-web's feedAudio taps the stream, converts it to the SDK's 16 kHz s16 and sends it in
-  // 100 ms chunks, ending the utterance when stopped.
-  const feed = feedAudio(current.controller, stream);
-  mic = { feed, stream };
-  feed.done.then(
-    ({ samples }) =>
-      log.add('audio', `microphone utterance ended (${(samples / SAMPLE_RATE).toFixed(1)} s sent)`),
-    (error) => {
-      if (view === current) reportError(error);
-    },
-  );
-  button.classList.add('live');
-  button.textContent = '■ Stop microphone';
-  const rate = stream.getAudioTracks()[0]?.getSettings().sampleRate;
-  log.add('audio', `microphone on (${rate ? `${rate} Hz` : 'device rate'} → ${SAMPLE_RATE} Hz)`);
+  return stream;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,7 +642,7 @@ function wire() {
       );
     }
   });
-  $('mic-button').addEventListener('click', () => void toggleMicrophone());
+  $('mic-button').addEventListener('click', () => toggleMicrophone().catch(reportError));
   $('relay-speak').addEventListener('click', () => void relaySpeak());
   $('interrupt').addEventListener('click', () => {
     if (!view) return;
