@@ -27,6 +27,14 @@ export interface PlaybackOptions {
   animationWaitMs?: number;
   /** Minimum lead when scheduling audio; default 10 ms. */
   scheduleLeadMs?: number;
+  /**
+   * How far ahead of the audio clock audio is handed to the output; later chunks wait (the
+   * controller's ticker hands them over in time). Default 3000 ms. Keeps the audio graph small
+   * when a live source (a microphone) runs ahead of a slower playback clock: every chunk
+   * scheduled at once piled up sources the audio thread walks each quantum, which slowed the
+   * clock further and froze the page.
+   */
+  scheduleAheadMs?: number;
 }
 
 /** What the renderer needs at one instant of an utterance. */
@@ -61,6 +69,7 @@ export class PlaybackScheduler {
   readonly #jitter: number;
   readonly #animationWait: number;
   readonly #lead: number;
+  readonly #ahead: number;
   #current: Utterance | undefined;
   #stalls = 0;
 
@@ -69,6 +78,7 @@ export class PlaybackScheduler {
     this.#jitter = (options.jitterBufferMs ?? 80) / 1000;
     this.#animationWait = (options.animationWaitMs ?? 1500) / 1000;
     this.#lead = (options.scheduleLeadMs ?? 10) / 1000;
+    this.#ahead = Math.max((options.scheduleAheadMs ?? 3000) / 1000, this.#lead);
   }
 
   /** The id of the utterance being buffered or played. */
@@ -158,8 +168,11 @@ export class PlaybackScheduler {
       if (!hasAudio || !(u.frames.length > 0 || u.audioOnly || waitedOut)) return undefined;
       u.t0 = now + Math.max(this.#jitter, this.#lead);
     }
+    let handed = 0;
     for (const chunk of u.pending) {
       let when = u.t0 + chunk.offset / u.sampleRate;
+      if (when > now + this.#ahead) break; // in order: the rest is later still
+      handed += 1;
       if (when < now + this.#lead) {
         // Late audio: move the whole utterance (audio and frames) back rather than drop or overlap.
         u.t0 += now + this.#lead - when;
@@ -168,8 +181,8 @@ export class PlaybackScheduler {
       }
       u.stops.push(this.#sink.play(chunk.samples, u.sampleRate, when));
     }
-    u.pending.length = 0;
-    if (u.audioEnded && now >= u.t0 + u.samples / u.sampleRate) {
+    u.pending.splice(0, handed);
+    if (u.audioEnded && u.pending.length === 0 && now >= u.t0 + u.samples / u.sampleRate) {
       this.#current = undefined;
       return u.id;
     }

@@ -14,6 +14,31 @@ function frames(from: number, count: number): DriveFrame[] {
 }
 
 describe('PlaybackScheduler', () => {
+  it('hands audio to the output only up to scheduleAheadMs ahead of the clock (a live source outrunning playback)', () => {
+    const sink = new ManualSink();
+    const s = new PlaybackScheduler(sink, { jitterBufferMs: 0, scheduleLeadMs: 10, scheduleAheadMs: 1000 });
+    s.begin('mic', SR);
+    s.pushAudio('mic', pcm(1600), false);
+    s.setAudioOnly('mic'); // t0 = 0.01
+    // 30 s of captured audio arrive while the playback clock stands at 0.
+    for (let i = 1; i < 300; i++) s.pushAudio('mic', pcm(1600), false);
+    s.pushAudio('mic', new Int16Array(0), true);
+    // Chunk k plays at 0.01 + k·0.1: only those within 1 s are handed over (k = 0..9).
+    expect(sink.played).toHaveLength(10);
+    expect(sink.played.at(-1)!.when).toBeCloseTo(0.01 + 0.9, 9);
+    // As the clock moves, the rest follows in order, never late and never twice.
+    for (let t = 0.5; t <= 30.5; t += 0.5) {
+      sink.currentTime = t;
+      const finished = s.update();
+      expect(sink.played.length).toBeLessThanOrEqual(Math.min(300, Math.floor((t + 1 - 0.01) / 0.1) + 1));
+      if (t < 30.01) expect(finished).toBeUndefined();
+      else expect(finished).toBe('mic');
+    }
+    expect(sink.played).toHaveLength(300);
+    sink.played.forEach((c, k) => expect(c.when).toBeCloseTo(0.01 + k * 0.1, 9));
+    expect(s.stallCount).toBe(0);
+  });
+
   it('waits for the first frame, then starts one jitter buffer later with audio at t0 + offset/sr', () => {
     const sink = new ManualSink();
     const s = new PlaybackScheduler(sink, { jitterBufferMs: 80 });
