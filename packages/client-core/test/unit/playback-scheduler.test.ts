@@ -35,7 +35,7 @@ describe('PlaybackScheduler', () => {
       else expect(finished).toBe('mic');
     }
     expect(sink.played).toHaveLength(300);
-    sink.played.forEach((c, k) => expect(c.when).toBeCloseTo(0.01 + k * 0.1, 9));
+    for (const [k, c] of sink.played.entries()) expect(c.when).toBeCloseTo(0.01 + k * 0.1, 9);
     expect(s.stallCount).toBe(0);
   });
 
