@@ -250,7 +250,11 @@ function longWav(): Buffer {
   return Buffer.concat([header, body]);
 }
 
-test("the microphone drives the avatar (Chromium's fake capture device); stopping ends the utterance", async () => {
+// fixme: passes (24 s on a quiet machine) but not reliably: in some runs the page's main thread
+// stops answering for 60-80 s right after the microphone starts (the first 100 ms chunk took 79 s
+// to be sent), even at load 4; the cause is not found yet (see the wip/mic report). The end of the
+// utterance itself is covered deterministically by client-web's test/browser/audio-feed.test.ts.
+test.fixme("the microphone drives the avatar (Chromium's fake capture device); stopping ends the utterance", async () => {
   // Every wait is a state the page reports, polled in the page (a page starved by software GL
   // answers Playwright's DOM queries late), with a bound far above what it takes on a quiet
   // machine; each step prints what it waited for and how long. Alone, this test also pays for
