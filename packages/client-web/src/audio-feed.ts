@@ -25,7 +25,11 @@ export interface FeedAudioOptions {
 
 /** A running feed. */
 export interface AudioFeed {
-  /** Resolves when the source ended (or the feed stopped); rejects with a typed error. */
+  /**
+   * Resolves when the source ended (or the feed stopped); rejects with a typed error. A
+   * MediaStream feed resolves once its end chunk is sent: after `stop()` (at any moment), or once
+   * every audio track ended, on its own or stopped by the app.
+   */
   readonly done: Promise<FeedPcmResult>;
   /**
    * Stops feeding. A MediaStream capture ends its utterance (what was captured plays to its
@@ -64,13 +68,17 @@ export function feedAudio(
     );
   }
   const stopper = new AbortController();
-  options.signal?.addEventListener('abort', () => stopper.abort(), { once: true });
+  if (options.signal?.aborted) stopper.abort();
+  else options.signal?.addEventListener('abort', () => stopper.abort(), { once: true });
   const send = (pcm: Int16Array, end: boolean) => target.send(pcm, end);
   if (isMediaStream(source)) {
     const capture = captureMediaStream(source, stopper.signal);
-    const done = capture.rate.then((inputRate) =>
-      feedPcm(capture.chunks, send, { inputRate, outputRate, chunkMs: options.chunkMs }),
-    );
+    // However the feed settles (a send that throws included), the capture is released.
+    const done = feedPcm(capture.chunks, send, {
+      inputRate: capture.rate,
+      outputRate,
+      chunkMs: options.chunkMs,
+    }).finally(() => stopper.abort());
     return { done, stop: () => stopper.abort() };
   }
   const iterable =
@@ -115,15 +123,21 @@ const TAP = `registerProcessor('avatar-drive-feed-tap', class extends AudioWorkl
   }
 });`;
 
+/** How often a capture checks whether the app stopped every track (which fires no event), ms. */
+const TRACK_POLL_MS = 100;
+
 /**
- * The stream's audio as an async iterable of Float32Array chunks at its AudioContext's rate;
- * ends when `signal` aborts or every audio track ended. The context and tap are released then
- * (the tracks are the caller's: they are not stopped).
+ * The stream's audio as an async iterable of Float32Array chunks at its AudioContext's rate
+ * (`rate`, known at once); ends when `signal` aborts or every audio track ended — on its own
+ * (the `ended` event) or stopped by the app (`readyState`, polled). Ending at any moment, even
+ * while the worklet is still loading, ends the iterable: never a rejection, so the utterance
+ * always gets its end chunk. The context and tap are released then (the tracks are the caller's:
+ * they are not stopped).
  */
 function captureMediaStream(
   stream: MediaStream,
   signal: AbortSignal,
-): { rate: Promise<number>; chunks: AsyncIterable<Float32Array> } {
+): { rate: number; chunks: AsyncIterable<Float32Array> } {
   if (stream.getAudioTracks().length === 0) {
     throw new AvatarError('invalidRequest', 'feedAudio() got a MediaStream without an audio track.');
   }
@@ -131,43 +145,62 @@ function captureMediaStream(
   const queue: Float32Array[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
-  let release: () => void = () => {};
+  let failure: AvatarError | undefined;
+  let tap: AudioWorkletNode | undefined;
+  let input: MediaStreamAudioSourceNode | undefined;
+  const tracksEnded = () => stream.getAudioTracks().every((track) => track.readyState === 'ended');
   const finish = () => {
     if (ended) return;
     ended = true;
-    release();
+    clearInterval(poll);
+    signal.removeEventListener('abort', finish);
+    if (tap) tap.port.onmessage = null;
+    input?.disconnect();
+    // Closing may reject a setup step still in flight; setup() below ignores that once ended.
+    void context.close().catch(() => undefined);
     wake?.();
   };
+  const poll = setInterval(() => {
+    if (tracksEnded()) finish();
+  }, TRACK_POLL_MS);
   signal.addEventListener('abort', finish, { once: true });
   for (const track of stream.getAudioTracks()) {
     track.addEventListener('ended', () => {
-      if (stream.getAudioTracks().every((t) => t.readyState === 'ended')) finish();
+      if (tracksEnded()) finish();
     });
   }
-  const rate = (async () => {
+  if (signal.aborted || tracksEnded()) finish();
+
+  const setup = async () => {
     const url = URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' }));
     try {
       await context.audioWorklet.addModule(url);
     } finally {
       URL.revokeObjectURL(url);
     }
-    const input = context.createMediaStreamSource(stream);
-    const tap = new AudioWorkletNode(context, 'avatar-drive-feed-tap');
+    if (ended) return;
+    input = context.createMediaStreamSource(stream);
+    tap = new AudioWorkletNode(context, 'avatar-drive-feed-tap');
     tap.port.onmessage = (event: MessageEvent<Float32Array>) => {
       if (ended) return;
       queue.push(event.data);
       wake?.();
     };
     input.connect(tap);
-    release = () => {
-      tap.port.onmessage = null;
-      input.disconnect();
-      void context.close();
-    };
-    if (ended) release();
     await context.resume();
-    return context.sampleRate;
-  })();
+  };
+  if (!ended) {
+    setup().catch((cause: unknown) => {
+      if (ended) return; // stopped while setting up: the closed context made a step fail
+      failure = new AvatarError(
+        'invalidAudio',
+        `feedAudio() could not capture the MediaStream's audio (${String(cause)}); check that the page may use audio (a user gesture, the microphone permission) and that the track is live.`,
+        { cause, phase: 'stream' },
+      );
+      finish();
+    });
+  }
+
   const chunks = {
     async *[Symbol.asyncIterator]() {
       while (true) {
@@ -176,6 +209,7 @@ function captureMediaStream(
           yield next;
           continue;
         }
+        if (failure) throw failure;
         if (ended) return;
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -184,5 +218,5 @@ function captureMediaStream(
       }
     },
   };
-  return { rate, chunks };
+  return { rate: context.sampleRate, chunks };
 }
