@@ -107,7 +107,7 @@ export const USAGE = `avatar-drive-service [options]
   --overload-target-busy-percent P
                                   AVATAR_DRIVE_OVERLOAD_TARGET_BUSY_PERCENT: refuse new sessions before that, at the
                                   capacity estimated from each session's measured share of the event loop: as many
-                                  sessions as keep it P % busy (default 85; 0 = no estimate). --overload-lag-ms 0
+                                  sessions as keep it P % busy (default 0 = off; 85 is a start). --overload-lag-ms 0
                                   with --overload-busy-percent 0: never refuse for load (these two rules neither)
   --overload-min-cpu-cores C      AVATAR_DRIVE_OVERLOAD_MIN_CPU_CORES: CPU (cores, may be a fraction) the process must
                                   use in a window for it to count as loaded by its own sessions (default 0.5)

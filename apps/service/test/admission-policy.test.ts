@@ -150,7 +150,7 @@ function simulateBurst(
 
 describe('AdmissionPolicy: a burst of new sessions', () => {
   it('is stopped near the estimated capacity, where shedding alone lets it overshoot', () => {
-    const both = simulateBurst({}, 500);
+    const both = simulateBurst({ targetBusyPercent: 85 }, 500);
     const sheddingOnly = simulateBurst({ targetBusyPercent: 0 }, 500);
     // The estimate, made from windows where the process is loaded, lands at 250 (±1 rounding).
     expect(both).toBeGreaterThanOrEqual(245);
@@ -161,8 +161,8 @@ describe('AdmissionPolicy: a burst of new sessions', () => {
 
   it('counts the work of opening sessions apart, so a burst is not taken for costly sessions', () => {
     // Opening 60 sessions takes 15 % of a window's loop time, of which 70 % is timed.
-    const timed = simulateBurst({}, 500, { cost: 0.0025, timed: 0.7 });
-    const untimed = simulateBurst({}, 500, { cost: 0.0025, timed: 0 });
+    const timed = simulateBurst({ targetBusyPercent: 85 }, 500, { cost: 0.0025, timed: 0.7 });
+    const untimed = simulateBurst({ targetBusyPercent: 85 }, 500, { cost: 0.0025, timed: 0 });
     expect(timed).toBeGreaterThanOrEqual(240);
     expect(timed).toBeLessThanOrEqual(255);
     // Untimed, the first estimates read the openings as session cost and stop the burst short;
@@ -171,6 +171,6 @@ describe('AdmissionPolicy: a burst of new sessions', () => {
   });
 
   it('takes every session of a burst that fits', () => {
-    expect(simulateBurst({}, 240)).toBe(240);
+    expect(simulateBurst({ targetBusyPercent: 85 }, 240)).toBe(240);
   });
 });

@@ -41,7 +41,7 @@ export interface PolicyOptions {
   busyPercent: number;
   /** p99 frame lateness (ms, {@link FrameLateness}) in a window that starts shedding (default 30; 0 = off). */
   frameLateMs: number;
-  /** Utilization (%) the capacity estimate aims at (default 85; 0 = no capacity estimate). */
+  /** Utilization (%) the capacity estimate aims at (default 0 = no capacity estimate; opt-in, see docs/deploy.md). */
   targetBusyPercent: number;
   /**
    * CPU (in cores, all threads) the process must have used in a window for it to count as

@@ -28,7 +28,7 @@ export const DEFAULT_OVERLOAD: Readonly<OverloadOptions> = Object.freeze({
   lagMs: 50,
   busyPercent: 95,
   frameLateMs: 30,
-  targetBusyPercent: 85,
+  targetBusyPercent: 0,
   windowMs: 500,
   minCpuCores: 0.5,
   overWindows: 2,
