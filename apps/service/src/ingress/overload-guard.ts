@@ -13,7 +13,7 @@
  * touched.
  */
 import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { AdmissionPolicy, type PolicyOptions, type Refusal } from './admission-policy.js';
+import { AdmissionPolicy, type PolicyOptions, type Refusal, type WindowReading } from './admission-policy.js';
 import type { FrameLateness } from './frame-lateness.js';
 
 export { RESUME_RATIO } from './admission-policy.js';
@@ -36,23 +36,8 @@ export const DEFAULT_OVERLOAD: Readonly<OverloadOptions> = Object.freeze({
   capacityWindows: 3,
 });
 
-/** What the last window measured. */
-export interface LoadReading {
-  /** p99 event-loop lateness, ms. */
-  lagP99Ms: number;
-  /** Event-loop utilization, 0 … 1. */
-  utilization: number;
-  /** CPU the process used, in cores (user + system, all threads). */
-  cpuCores: number;
-  /** p99 lateness of the frames written in the window, ms (0 without frames). */
-  frameP99Ms: number;
-  /** Frames written in the window. */
-  frames: number;
-  /** Sessions open over the window (the mean of its start and end). */
-  sessions: number;
-  /** Share of the window (0 … 1) the event loop spent opening or refusing sessions. */
-  openingBusy: number;
-}
+/** What the last window measured (the policy's reading of it). */
+export type LoadReading = WindowReading;
 
 /** Where the guard reads what it does not measure itself. */
 export interface GuardSources {
