@@ -149,3 +149,51 @@ describe('feedAudio(MediaStream) always ends its utterance', () => {
     expect(outcome.result?.samples ?? 0).toBeGreaterThan(0);
   }, 90_000);
 });
+
+describe('feedAudio(MediaStream) failures are typed and settle', () => {
+  /** An oscillator stream fed into `target`; resolves with how `done` settled (bounded). */
+  async function failingFeed(kind: 'send-throws' | 'worklet-fails') {
+    return page.evaluate(async (k) => {
+      const w = window as PageWindow;
+      const context = new AudioContext();
+      const osc = context.createOscillator();
+      const out = context.createMediaStreamDestination();
+      osc.connect(out);
+      osc.start();
+      const original = AudioWorklet.prototype.addModule;
+      // The browser refusing the capture's worklet (as a strict CSP would): injected for this run.
+      if (k === 'worklet-fails')
+        AudioWorklet.prototype.addModule = () => Promise.reject(new DOMException('refused', 'AbortError'));
+      let sends = 0;
+      const target = {
+        send: () => {
+          sends++;
+          if (k === 'send-throws') throw new w.ad.AvatarError('connectionClosed', 'the session dropped');
+        },
+      };
+      try {
+        const feed = w.ad.feedAudio(target, out.stream);
+        return await Promise.race([
+          feed.done.then(
+            () => ({ settled: 'resolved', sends }),
+            (error: { code?: string }) => ({ settled: 'rejected', code: error.code, sends }),
+          ),
+          new Promise((r) => setTimeout(() => r({ settled: 'never (10 s)', sends }), 10_000)),
+        ]);
+      } finally {
+        AudioWorklet.prototype.addModule = original;
+        void context.close();
+      }
+    }, kind);
+  }
+
+  it('a capture the browser refuses rejects done with invalidAudio', async () => {
+    const outcome = await failingFeed('worklet-fails');
+    expect(outcome).toMatchObject({ settled: 'rejected', code: 'invalidAudio' });
+  }, 30_000);
+
+  it("a send that throws rejects done with the send's error", async () => {
+    const outcome = await failingFeed('send-throws');
+    expect(outcome).toMatchObject({ settled: 'rejected', code: 'connectionClosed', sends: 1 });
+  }, 30_000);
+});
