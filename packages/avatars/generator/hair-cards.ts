@@ -4,8 +4,8 @@
  * read as hair with depth instead of one surface with grooves. The card follows the same
  * centreline samples as a tube lock (locks.ts).
  */
-import type { LockPoint } from './locks.js';
-import { add, cross, norm, scale, sub, type V3 } from './math.js';
+import { faceTowards, type LockPoint, lockFrame } from './locks.js';
+import { add, scale, type V3 } from './math.js';
 import { gridIndices } from './part.js';
 
 /** Vertices across a card: edges and an arched middle, so it shades round, not flat. */
@@ -26,12 +26,8 @@ export interface CardMesh {
 export function appendCard(points: readonly LockPoint[], u0: number, u1: number, mesh: CardMesh): void {
   const start = mesh.positions.length;
   for (let i = 0; i < points.length; i++) {
-    const { p, up, width, thickness, color } = points[i]!;
-    const next = points[Math.min(i + 1, points.length - 1)]!.p;
-    const prev = points[Math.max(i - 1, 0)]!.p;
-    const along = norm(sub(next, prev));
-    const side = norm(cross(along, up));
-    const normal = norm(cross(side, along));
+    const { p, width, thickness, color } = points[i]!;
+    const { side, normal } = lockFrame(points, i);
     const v = i / (points.length - 1);
     for (let j = 0; j < ACROSS; j++) {
       const s = (2 * j) / (ACROSS - 1) - 1;
@@ -43,16 +39,7 @@ export function appendCard(points: readonly LockPoint[], u0: number, u1: number,
     }
   }
   const grid = gridIndices(points.length, ACROSS, false, start);
-  // Front faces look away from the scalp (the material is double-sided; this sets the normals).
-  const [a, b, c] = [mesh.positions[grid[0]!]!, mesh.positions[grid[1]!]!, mesh.positions[grid[2]!]!];
-  const n = cross(sub(b, a), sub(c, a));
-  const up = points[0]!.up;
-  if (n[0] * up[0] + n[1] * up[1] + n[2] * up[2] < 0) {
-    for (let i = 0; i < grid.length; i += 3) {
-      const t = grid[i + 1]!;
-      grid[i + 1] = grid[i + 2]!;
-      grid[i + 2] = t;
-    }
-  }
+  // Front faces look away from the scalp (the material is single-sided: the side seen from outside).
+  faceTowards(grid, mesh.positions, points[0]!.up);
   mesh.indices.push(...grid);
 }

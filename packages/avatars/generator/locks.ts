@@ -19,6 +19,30 @@ export interface LockPoint {
 
 const AROUND = 6;
 
+/**
+ * The lock's cross-section axes at sample `i`: `side` across its width, `normal` away from the
+ * scalp (both unit, perpendicular to the centreline's direction there).
+ */
+export function lockFrame(points: readonly LockPoint[], i: number): { side: V3; normal: V3 } {
+  const next = points[Math.min(i + 1, points.length - 1)]!.p;
+  const prev = points[Math.max(i - 1, 0)]!.p;
+  const along = norm(sub(next, prev));
+  const side = norm(cross(along, points[i]!.up));
+  return { side, normal: norm(cross(side, along)) };
+}
+
+/** Flips every triangle of `grid` (in place) unless its first one already faces along `direction`. */
+export function faceTowards(grid: number[], positions: readonly V3[], direction: V3): void {
+  const [a, b, c] = [positions[grid[0]!]!, positions[grid[1]!]!, positions[grid[2]!]!];
+  const n = cross(sub(b, a), sub(c, a));
+  if (!(n[0] * direction[0] + n[1] * direction[1] + n[2] * direction[2] < 0)) return;
+  for (let i = 0; i < grid.length; i += 3) {
+    const t = grid[i + 1]!;
+    grid[i + 1] = grid[i + 2]!;
+    grid[i + 2] = t;
+  }
+}
+
 /** Appends one lock to the mesh arrays (vertices, colours, triangles). */
 export function appendLock(
   points: readonly LockPoint[],
@@ -28,12 +52,8 @@ export function appendLock(
 ): void {
   const start = positions.length;
   for (let i = 0; i < points.length; i++) {
-    const { p, up, width, thickness, color } = points[i]!;
-    const next = points[Math.min(i + 1, points.length - 1)]!.p;
-    const prev = points[Math.max(i - 1, 0)]!.p;
-    const along = norm(sub(next, prev));
-    const side = norm(cross(along, up));
-    const normal = norm(cross(side, along));
+    const { p, width, thickness, color } = points[i]!;
+    const { side, normal } = lockFrame(points, i);
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const c = Math.cos(a);
@@ -46,17 +66,7 @@ export function appendLock(
   // Winding: a ring runs side → normal → −side, so (along, ring) triangles face outwards when
   // listed as gridIndices lists them; check one and flip the lot if not.
   const grid = gridIndices(points.length, AROUND, true, start);
-  const [a, b, c] = [positions[grid[0]!]!, positions[grid[1]!]!, positions[grid[2]!]!];
-  const n = cross(sub(b, a), sub(c, a));
-  const centre = points[0]!.p;
-  const out = sub(a, centre);
-  if (n[0] * out[0] + n[1] * out[1] + n[2] * out[2] < 0) {
-    for (let i = 0; i < grid.length; i += 3) {
-      const t = grid[i + 1]!;
-      grid[i + 1] = grid[i + 2]!;
-      grid[i + 2] = t;
-    }
-  }
+  faceTowards(grid, positions, sub(positions[grid[0]!]!, points[0]!.p));
   indices.push(...grid);
 }
 
