@@ -318,8 +318,14 @@ function lidModel(layout: FaceLayout, side: Side): { lids: Part; lashes: Part } 
   const rowsPerLid = LID_ROWS + 3;
   const upperIdx = gridIndices(rowsPerLid, LID_COLS, false, 0);
   const lowerIdx = gridIndices(rowsPerLid, LID_COLS, false, rowsPerLid * LID_COLS);
-  // The lash fin folds back on itself: one half faces up and out, the other down and in.
-  const lashIdx = gridIndices(LASH_ROWS, LID_COLS, false, 2 * rowsPerLid * LID_COLS);
+  // The lash fin folds back on itself like a tent over the lid's edge; its outside faces away
+  // from the eye (single-sided: the front half is what a camera in front of the face sees).
+  const lashIdx = orientAway(
+    rest,
+    gridIndices(LASH_ROWS, LID_COLS, false, 2 * rowsPerLid * LID_COLS),
+    eye,
+    LID_COLS,
+  );
   const indices = [
     ...orientAway(rest, upperIdx, eye, LID_PROBE),
     ...orientAway(rest, lowerIdx, eye, LID_PROBE),

@@ -99,7 +99,12 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const bridge = gauss((x / bridgeWidth) ** 2 + (yn > 0 ? (yn / 0.019) ** 2 : (yn / 0.0065) ** 2), 1);
   const tip = gauss(x * x * 1.3 + (y + 0.022) ** 2, 0.0047);
   const wings = gauss((Math.abs(x) - 0.0105) ** 2 + (y + 0.0255) ** 2 * 1.4, 0.0042);
-  z += (style.noseHeight * (0.72 * bridge + 0.55 * tip) + 0.0048 * wings) * front;
+  z += (style.noseHeight * (0.72 * bridge + 0.6 * tip) + 0.0056 * wings) * front;
+  // The alar crease: a shallow groove round the back of each wing, so the wings read as their
+  // own shapes beside the tip instead of melting into the cheeks.
+  const wingDistance = Math.hypot(Math.abs(x) - 0.0105, (y + 0.0255) * 0.85);
+  const behindTip = smoothstep(0.004, 0.012, Math.abs(x));
+  z -= 0.0011 * gauss((wingDistance - 0.0068) ** 2, 0.0013) * behindTip * front;
   // Philtrum groove.
   z -= 0.0016 * gauss(x * x, 0.0022) * gauss((y + 0.035) ** 2, 0.004) * front;
   return v3(x, y, z);
