@@ -128,5 +128,5 @@ export function paintSkin(
   }
   color = mix3(color, lips, lipMask);
   // A darker seam line so closed lips read as two lips.
-  return mix3(color, lipsInner, 0.6 * (1 - smoothstep(0, 0.007, t)));
+  return mix3(color, scale(lipsInner, 0.5), 0.65 * (1 - smoothstep(0, 0.007, t)));
 }
