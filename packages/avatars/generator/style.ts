@@ -68,8 +68,8 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     sculpt: { cheeks: 0.004, jaw: 0.0012 },
     eyeRadius: 0.0147,
     eyeSpacing: 0.0325,
-    mouthHalfAngle: 0.225,
-    lipFullness: 0.0046,
+    mouthHalfAngle: 0.24,
+    lipFullness: 0.0038,
     noseHeight: 0.0165,
     colors: {
       skin: 0xe9b594,
@@ -98,8 +98,8 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     jawTaper: 0.25,
     eyeRadius: 0.0149,
     eyeSpacing: 0.033,
-    mouthHalfAngle: 0.235,
-    lipFullness: 0.0052,
+    mouthHalfAngle: 0.25,
+    lipFullness: 0.0056,
     noseHeight: 0.015,
     colors: {
       skin: 0x8d5a3f,

@@ -22,7 +22,7 @@ export const cornerOf = (alpha: number): number =>
  */
 export function lipBorder(alpha: number): number {
   const across = Math.abs(Math.cos(alpha));
-  if (lowerOf(alpha) > 0.5) return 0.009 + 0.022 * smoothstep(0.995, 0.3, across);
+  if (lowerOf(alpha) > 0.5) return 0.01 + 0.026 * smoothstep(0.995, 0.3, across);
   const peaks = 0.008 + 0.027 * smoothstep(0.995, 0.3, across);
   return peaks - 0.006 * Math.exp(-((across / 0.12) ** 2));
 }
