@@ -101,7 +101,12 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
       const edgeTaper = 1 - (fringe && !withCards ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
       let thick = (volume - strands * 0.3) * edgeTaper;
-      if (row > ROWS) thick = row === ROWS + 1 ? (withCards ? 0.0002 : fringe ? 0.0015 : -0.0005) : -0.003;
+      if (row > ROWS) {
+        // The rolled edge tucks into the skin; under cards it dives in gently and in the skin's
+        // colour, so no crease line shows on the forehead between the fringe's strands.
+        thick =
+          row === ROWS + 1 ? (withCards ? -0.0002 : fringe ? 0.0015 : -0.0005) : withCards ? -0.0012 : -0.003;
+      }
       let p = add(skin, scale(dir, thick));
       if (fringe && !withCards) {
         // The fringe lifts off the forehead a little so it reads as a separate lock.
@@ -119,7 +124,7 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       const edge = row > ROWS ? 1 : smoothstep(0.8, 1, k);
       // Under cards the shell's edge fades all but fully into the skin: the cards' strands draw
       // the hairline, and the shell must not show a rim below them.
-      colors.push(mix3(hairColor, skinColor, (withCards ? 0.9 : 0.55) * edge));
+      colors.push(mix3(hairColor, skinColor, (withCards ? 1 : 0.55) * edge));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
