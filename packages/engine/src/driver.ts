@@ -5,7 +5,6 @@
  */
 import {
   AvatarError,
-  createDriveFrame,
   type DriveFrame,
   FPS,
   FRAME_LAYOUT,
@@ -16,6 +15,7 @@ import {
 } from '@avatar-drive/core';
 import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
 import { HOP_MS, HOPS_PER_FRAME } from './features.js';
+import { newDriveFrame } from './frame-slab.js';
 import { createDriverFrontEnd, type ScaledAnalysisFrontEnd } from './front-end.js';
 import { type EngineBackend, type HopAnalysis, JsHopAnalysis } from './hop-analysis.js';
 import { type ModelWeights, parseModelWeights } from './model.js';
@@ -336,7 +336,7 @@ class StreamingDriver implements Driver {
     const frame = this.spare.pop();
     if (frame) clearDriveFrame(frame, k);
     return this.animator.frame(
-      frame ?? createDriveFrame(k),
+      frame ?? newDriveFrame(k),
       this.posteriorViews[slot]!,
       this.acoustics[slot]!,
       upcoming,
@@ -364,7 +364,7 @@ function hasFrameLayout(frame: DriveFrame): boolean {
   );
 }
 
-/** Makes a recycled frame what {@link createDriveFrame} would return for `index` (all zeros). */
+/** Makes a recycled frame what core's createDriveFrame would return for `index` (all zeros). */
 function clearDriveFrame(frame: DriveFrame, index: number): void {
   frame.index = index;
   zero(frame.translation);
