@@ -293,27 +293,93 @@ EXPORT(slot_set_taps) void slot_set_taps(Slot *s, const double *taps) {
   for (int i = 0; i < D_PAIRS; i++) s->d_taps[i] = taps[i];
 }
 
+/* s16 → float32 (exact), eight samples per step. */
+static void pcm_to_float(const int16_t *pcm, float *out, int n) {
+  int i = 0;
+  for (; i + 7 < n; i += 8) {
+    v128_t v = wasm_v128_load(pcm + i);
+    wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(v)));
+    wasm_v128_store(out + i + 4, wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(v)));
+  }
+  for (; i < n; i++) out[i] = (float)pcm[i];
+}
+
+/* Converts s16 PCM for slot_push (8–32 kHz: the analysis scales the raw values itself). */
+EXPORT(pcm_floats) void pcm_floats(const int16_t *pcm, float *out, int32_t n) { pcm_to_float(pcm, out, n); }
+
+/* The decimator's input split by parity (its outputs read odd offsets around even centres). */
+#define D_MAX_INPUT 4096
+static float d_even[(D_MAX_INPUT + D_CARRY) / 2 + 8];
+static float d_odd[(D_MAX_INPUT + D_CARRY) / 2 + 8];
+
 /*
- * Decimates x[0, n) (raw s16 values as floats; the caller leaves D_CARRY floats of room before x)
- * into out, with the arithmetic of front-end.ts HalfbandDecimator. Returns the outputs written.
+ * Decimates the s16 samples pcm[0, n) (n ≤ D_MAX_INPUT; x is float scratch with D_CARRY floats of
+ * room before it) into out, with the arithmetic of front-end.ts HalfbandDecimator: the sums of two
+ * s16 inputs are exact in float32, each product and sum is a double in the TypeScript order, the
+ * output rounds to float32 once. Four outputs per step: the centres and the odd-offset inputs are
+ * split into their own arrays first, so output m + 1's inputs are output m's shifted by one lane.
+ * Returns the outputs written.
  */
-EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, float *x, int32_t n, float *out) {
+EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, const int16_t *pcm, float *x, int32_t n, float *out) {
+  pcm_to_float(pcm, x, n);
   float *b = x - s->d_len;
   for (int i = 0; i < s->d_len; i++) b[i] = s->d_carry[i];
   const int total = s->d_len + n;
   const double half = 0.5 / 32768;
   const double t0 = s->d_taps[0], t1 = s->d_taps[1], t2 = s->d_taps[2];
   const double t3 = s->d_taps[3], t4 = s->d_taps[4], t5 = s->d_taps[5];
-  int count = 0;
-  int c = D_REACH;
-  for (; c + D_REACH <= total - 1; c += 2) {
-    const double a = half * b[c] + t0 * (double)(b[c - 1] + b[c + 1]) + t2 * (double)(b[c - 5] + b[c + 5]) +
-                     t4 * (double)(b[c - 9] + b[c + 9]);
-    const double d = t1 * (double)(b[c - 3] + b[c + 3]) + t3 * (double)(b[c - 7] + b[c + 7]) +
-                     t5 * (double)(b[c - 11] + b[c + 11]);
-    out[count++] = (float)(a + d);
+  /* Output m is centred on b[D_REACH + 2m]; its inputs b[c ± (2k + 1)] are e[m + 5 ∓ k], e[m + 6 + k]. */
+  const int count = total - 2 * D_REACH > 0 ? (total - 2 * D_REACH + 1) / 2 : 0;
+  float *e = d_even;
+  float *o = d_odd;
+  const int pairs = total / 2;
+  int j = 0;
+  for (; j + 3 < pairs; j += 4) {
+    v128_t lo = wasm_v128_load(b + 2 * j), hi = wasm_v128_load(b + 2 * j + 4);
+    wasm_v128_store(e + j, wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6));
+    wasm_v128_store(o + j, wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7));
   }
-  const int keep = c - D_REACH;
+  for (; j < pairs; j++) {
+    e[j] = b[2 * j];
+    o[j] = b[2 * j + 1];
+  }
+  if (total & 1) e[pairs] = b[total - 1];
+  const v128_t vhalf = wasm_f64x2_splat(half);
+  const v128_t v0 = wasm_f64x2_splat(t0), v1 = wasm_f64x2_splat(t1), v2 = wasm_f64x2_splat(t2);
+  const v128_t v3 = wasm_f64x2_splat(t3), v4 = wasm_f64x2_splat(t4), v5 = wasm_f64x2_splat(t5);
+  int m = 0;
+  for (; m + 3 < count; m += 4) {
+    const float *q = e + m;
+    const v128_t s1 = wasm_f32x4_add(wasm_v128_load(q + 5), wasm_v128_load(q + 6));
+    const v128_t s3 = wasm_f32x4_add(wasm_v128_load(q + 4), wasm_v128_load(q + 7));
+    const v128_t s5 = wasm_f32x4_add(wasm_v128_load(q + 3), wasm_v128_load(q + 8));
+    const v128_t s7 = wasm_f32x4_add(wasm_v128_load(q + 2), wasm_v128_load(q + 9));
+    const v128_t s9 = wasm_f32x4_add(wasm_v128_load(q + 1), wasm_v128_load(q + 10));
+    const v128_t s11 = wasm_f32x4_add(wasm_v128_load(q), wasm_v128_load(q + 11));
+    const v128_t centre = wasm_v128_load(o + m + D_REACH / 2);
+    v128_t r[2];
+    for (int h = 0; h < 2; h++) {
+      /* Lanes 0–1, then 2–3, widened to double. */
+      const v128_t c = h ? wasm_i32x4_shuffle(centre, centre, 2, 3, 0, 1) : centre;
+#define WIDEN(v) wasm_f64x2_promote_low_f32x4(h ? wasm_i32x4_shuffle(v, v, 2, 3, 0, 1) : v)
+      v128_t a = wasm_f64x2_add(wasm_f64x2_mul(vhalf, wasm_f64x2_promote_low_f32x4(c)), wasm_f64x2_mul(v0, WIDEN(s1)));
+      a = wasm_f64x2_add(a, wasm_f64x2_mul(v2, WIDEN(s5)));
+      a = wasm_f64x2_add(a, wasm_f64x2_mul(v4, WIDEN(s9)));
+      v128_t d = wasm_f64x2_add(wasm_f64x2_mul(v1, WIDEN(s3)), wasm_f64x2_mul(v3, WIDEN(s7)));
+      d = wasm_f64x2_add(d, wasm_f64x2_mul(v5, WIDEN(s11)));
+#undef WIDEN
+      r[h] = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(a, d));
+    }
+    wasm_v128_store(out + m, wasm_i32x4_shuffle(r[0], r[1], 0, 1, 4, 5));
+  }
+  for (; m < count; m++) {
+    const float *q = e + m;
+    const double a = half * o[m + D_REACH / 2] + t0 * (double)(q[5] + q[6]) + t2 * (double)(q[3] + q[8]) +
+                     t4 * (double)(q[1] + q[10]);
+    const double d = t1 * (double)(q[4] + q[7]) + t3 * (double)(q[2] + q[9]) + t5 * (double)(q[0] + q[11]);
+    out[m] = (float)(a + d);
+  }
+  const int keep = 2 * count;
   s->d_len = total - keep;
   for (int i = 0; i < s->d_len; i++) s->d_carry[i] = b[keep + i];
   return count;

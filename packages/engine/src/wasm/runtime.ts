@@ -38,7 +38,8 @@ export interface EngineExports {
   ): void;
   slot_reset(slot: number): void;
   slot_set_taps(slot: number, taps: number): void;
-  slot_decimate(slot: number, samples: number, n: number, out: number): number;
+  pcm_floats(pcm: number, out: number, n: number): void;
+  slot_decimate(slot: number, pcm: number, scratch: number, n: number, out: number): number;
   slot_restart(slot: number): void;
   slot_out(slot: number): number;
   slot_count(slot: number): number;
@@ -73,6 +74,7 @@ export class WasmEngine {
   /** Views of the memory, renewed whenever it grows (growing detaches the old ones). */
   f32: Float32Array;
   f64: Float64Array;
+  i16: Int16Array;
   i32: Int32Array;
   u32: Uint32Array;
 
@@ -84,6 +86,7 @@ export class WasmEngine {
     this.buffer = exports.memory.buffer;
     this.f32 = new Float32Array(this.buffer);
     this.f64 = new Float64Array(this.buffer);
+    this.i16 = new Int16Array(this.buffer);
     this.i32 = new Int32Array(this.buffer);
     this.u32 = new Uint32Array(this.buffer);
   }
@@ -125,6 +128,7 @@ export class WasmEngine {
     this.buffer = buffer;
     this.f32 = new Float32Array(buffer);
     this.f64 = new Float64Array(buffer);
+    this.i16 = new Int16Array(buffer);
     this.i32 = new Int32Array(buffer);
     this.u32 = new Uint32Array(buffer);
   }

@@ -12,14 +12,15 @@ import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js
 
 /** Hops of acoustics kept (as the TypeScript path's HopHistory). */
 const CAPACITY = 64;
-/** Samples copied into the module per call: input longer than this goes in pieces. */
+/** Samples copied into the module per call (at most wasm/engine.c D_MAX_INPUT): input longer than this goes in pieces. */
 const SCRATCH_SAMPLES = 4096;
 
 /** Floats of room the decimator needs before its input (wasm/engine.c D_CARRY, rounded up). */
 const CARRY_ROOM = 32;
 
-/** Per engine, shared by its drivers (used within one call): input and decimated buffers, parameters. */
+/** Per engine, shared by its drivers (used within one call): PCM, input and decimated buffers, parameters. */
 interface Scratch {
+  pcm: number;
   input: number;
   decimated: number;
   params: number;
@@ -30,6 +31,7 @@ function scratch(engine: WasmEngine): Scratch {
   let s = scratchByEngine.get(engine);
   if (s === undefined) {
     s = {
+      pcm: engine.alloc(2 * SCRATCH_SAMPLES),
       input: engine.alloc(4 * (CARRY_ROOM + SCRATCH_SAMPLES)) + 4 * CARRY_ROOM,
       decimated: engine.alloc(4 * (SCRATCH_SAMPLES / 2 + CARRY_ROOM)),
       params: engine.alloc(8 * 8),
@@ -70,6 +72,7 @@ export class WasmHopAnalysis implements HopAnalysis {
   private readonly engine: WasmEngine;
   private readonly held: Held;
   private readonly ptr: number;
+  private readonly pcm: number;
   private readonly input: number;
   private readonly decimated: number;
   /** Whether the input passes the half-band decimator (44.1 and 48 kHz). */
@@ -90,7 +93,7 @@ export class WasmHopAnalysis implements HopAnalysis {
     const model = acquireWasmModel(engine, weights);
     const bytes = ex.slot_bytes(tables, model);
     const slot = engine.alloc(bytes);
-    const { input, decimated, params } = scratch(engine);
+    const { pcm, input, decimated, params } = scratch(engine);
     const f = pitchFilter(rate, sampleScale);
     engine.f64.set([f.b0, f.b1, f.b2, f.a1, f.a2, f.rate], params / 8);
     ex.slot_init(slot, tables, model, lead, params, f.block, f.integerInput ? 1 : 0);
@@ -104,6 +107,7 @@ export class WasmHopAnalysis implements HopAnalysis {
       ex.slot_set_taps(slot, params);
     }
     this.ptr = slot;
+    this.pcm = pcm;
     this.input = input;
     this.decimated = decimated;
     this.classes = weights.header.layers[weights.header.layers.length - 1]!;
@@ -116,19 +120,22 @@ export class WasmHopAnalysis implements HopAnalysis {
     return index % CAPACITY;
   }
 
-  /** The input PCM, raw (8–32 kHz: s16 values, the analysis scales them) or through the decimator. */
+  /**
+   * The input PCM, copied into the module as it is (s16, a plain memory copy) and converted there:
+   * 8–32 kHz as raw s16 values (the analysis scales them), 44.1/48 kHz through the decimator.
+   */
   feedInput(pcm: Int16Array, onHop: () => void): void {
-    if (!this.decimate) {
-      this.feed(pcm, pcm.length, onHop);
-      return;
-    }
     const engine = this.engine;
     const ex = engine.exports;
     for (let start = 0; start < pcm.length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, pcm.length - start);
-      engine.f32.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.input / 4);
-      const count = ex.slot_decimate(this.ptr, this.input, n, this.decimated);
-      this.run(this.decimated, count, onHop);
+      engine.i16.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.pcm / 2);
+      if (this.decimate) {
+        this.run(this.decimated, ex.slot_decimate(this.ptr, this.pcm, this.input, n, this.decimated), onHop);
+      } else {
+        ex.pcm_floats(this.pcm, this.input, n);
+        this.run(this.input, n, onHop);
+      }
     }
   }
 
@@ -136,8 +143,8 @@ export class WasmHopAnalysis implements HopAnalysis {
     if (this.decimate) this.feedInput(FLUSH, onHop);
   }
 
-  /** Copies the samples into the module piece by piece (an Int16Array converts exactly on the way). */
-  feed(samples: Float32Array | Int16Array, length: number, onHop: () => void): void {
+  /** Copies analysis-rate samples into the module piece by piece (the driver's end-of-utterance padding). */
+  feed(samples: Float32Array, length: number, onHop: () => void): void {
     const engine = this.engine;
     for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, length - start);
