@@ -31,6 +31,8 @@
 #define CLIP 6.0
 #define MAX_LAYERS 8
 #define MAX_CONTEXT 32
+/* Most model outputs slot_frame takes (checked by src/wasm/shared-data.ts). */
+#define MAX_CLASSES 64
 
 /* Pitch tracker sizes (pitch.ts). */
 #define P_SPAN 48
@@ -195,10 +197,10 @@ typedef struct {
   double level;
   double noise_floor;
   double settle_min;
-  /* The last hop's acoustics, read by the driver. */
-  double out_energy;
-  double out_level;
-  double out_noise_floor;
+  /* The frame slot_frame computed last: energy, level, noise floor, f0 (doubles, as the driver's
+     FrameAcoustics), then the posteriors (float32, as its Float32Array). */
+  double frame_acoustics[4];
+  float frame_posteriors[MAX_CLASSES];
   /* Pitch: the filter state and the block sum in progress. */
   double p_sum;
   double p_x1, p_x2, p_y1, p_y2;
@@ -228,6 +230,10 @@ typedef struct {
   float features[FEATURE_DIM];
   float z[FEATURE_DIM];
   float p_scores[P_MAX_LAG + 2];
+  /* Per hop of the history ring: ln energy, speech level, noise floor, in float32 as hop-history.ts keeps them. */
+  float h_energy[HISTORY];
+  float h_level[HISTORY];
+  float h_floor[HISTORY];
   float p_span[P_SPAN + P_MAX_LAG];
 } Slot;
 
@@ -385,8 +391,6 @@ EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, const int16_t *pcm, float *
   return count;
 }
 
-/* Pointers the JavaScript side reads per hop. */
-EXPORT(slot_out) double *slot_out(Slot *s) { return &s->out_energy; }
 EXPORT(slot_count) int32_t slot_count(Slot *s) { return s->count; }
 EXPORT(slot_features) float *slot_features(Slot *s) { return s->features; }
 
@@ -765,9 +769,10 @@ static void compute_hop(Slot *s) {
   f[MEL_BANDS] = (float)(rel > -12 ? rel : -12);
   f[MEL_BANDS + 1] = (float)(snr < 14 ? snr : 14);
   f[MEL_BANDS + 2] = (float)zcr;
-  s->out_energy = energy;
-  s->out_level = s->level;
-  s->out_noise_floor = s->noise_floor;
+  const int at = s->count % HISTORY;
+  s->h_energy[at] = (float)energy;
+  s->h_level[at] = (float)s->level;
+  s->h_floor[at] = (float)s->noise_floor;
   store_hop(s);
 }
 
@@ -1042,4 +1047,74 @@ EXPORT(slot_model) float *slot_model(Slot *s, int32_t base, int32_t newest) {
   for (int l = 0; l < m->layers; l++)
     layer(m->acts[l], m->acts[l + 1], m->weights[l], m->biases[l], m->sizes[l], m->sizes[l + 1], l < m->layers - 1);
   return m->acts[m->layers];
+}
+
+/*
+ * e^x for x ≤ 0 (the softmax's shifted logits): x = k·ln 2 + r with |r| ≤ ln 2 / 2, e^r by its
+ * Taylor series to r^13 (the first term left out is below 2^-57 of the result), times 2^k. Within
+ * an ulp or two of Math.exp, which the TypeScript softmax uses. Below −700 it returns 0: the
+ * softmax stores float32 (0 from there) and adds the term to a sum ≥ 1, so nothing changes.
+ */
+static double exp_neg(double x) {
+  if (x < -700) return 0;
+  const double k = __builtin_nearbyint(x * 1.44269504088896340736);
+  const double r = (x - k * LN2_HI) - k * LN2_LO;
+  double p = 1.0 / 6227020800.0; /* 1/13! */
+  static const double inv[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+                                 1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,      1.0 / 120.0,
+                                 1.0 / 24.0,        1.0 / 6.0,        0.5,              1.0,
+                                 1.0};
+  for (int i = 0; i < 13; i++) p = p * r + inv[i];
+  union {
+    double d;
+    uint64_t u;
+  } scale = {.u = (uint64_t)((int64_t)k + 1023) << 52};
+  return p * scale.d;
+}
+
+EXPORT(test_exp) double test_exp(double x) { return exp_neg(x); }
+
+/*
+ * Everything the driver needs of frame j, in one call: its acoustics (the peak energy of its
+ * `hops` hops from `base`, level and noise floor at its last hop, pitch at `end_sample` when the
+ * frame stands 1.5 above the noise floor) and, when it has speech activity, the softmax of the
+ * model reading hops up to `newest`; otherwise silence. The driver's analyse() and animator.ts
+ * speechActivity, in the same double arithmetic on the same float32 values. Returns the Slot's
+ * frame_acoustics (4 doubles), followed by frame_posteriors (float32).
+ */
+EXPORT(slot_frame) double *slot_frame(Slot *s, int32_t base, int32_t hops, int32_t newest, int32_t end_sample) {
+  double energy = -__builtin_inf();
+  for (int h = base; h < base + hops; h++) {
+    const double e = s->h_energy[h % HISTORY];
+    if (e > energy) energy = e;
+  }
+  const int last = (base + hops - 1) % HISTORY;
+  const double noise_floor = s->h_floor[last];
+  double *a = s->frame_acoustics;
+  a[0] = energy;
+  a[1] = s->h_level[last];
+  a[2] = noise_floor;
+  a[3] = energy - noise_floor > 1.5 ? pitch_f0(s, end_sample) : 0;
+  const Model *m = s->model;
+  const int classes = m->sizes[m->layers];
+  float *post = s->frame_posteriors;
+  /* speechActivity(acoustics) > 0: min(1, max(0, (snr − 0.25) / 0.6)) > 0. */
+  const double activity = (energy - noise_floor - 0.25) / 0.6;
+  if (activity > 0) {
+    const float *logits = slot_model(s, base, newest);
+    double max = -__builtin_inf();
+    for (int i = 0; i < classes; i++)
+      if (logits[i] > max) max = logits[i];
+    double sum = 0;
+    for (int i = 0; i < classes; i++) {
+      const double e = exp_neg(logits[i] - max);
+      post[i] = (float)e;
+      sum += e;
+    }
+    for (int i = 0; i < classes; i++) post[i] = (float)(post[i] / sum);
+  } else {
+    post[0] = 1;
+    for (int i = 1; i < classes; i++) post[i] = 0;
+  }
+  return a;
 }

@@ -25,6 +25,7 @@ export interface EngineExports {
   init(): void;
   test_ln(x: number): number;
   test_acos(x: number): number;
+  test_exp(x: number): number;
   slot_header_bytes(): number;
   slot_bytes(tables: number, model: number): number;
   slot_init(
@@ -41,12 +42,12 @@ export interface EngineExports {
   pcm_floats(pcm: number, out: number, n: number): void;
   slot_decimate(slot: number, pcm: number, scratch: number, n: number, out: number): number;
   slot_restart(slot: number): void;
-  slot_out(slot: number): number;
   slot_count(slot: number): number;
   slot_features(slot: number): number;
   slot_push(slot: number, samples: number, from: number, to: number): number;
   slot_model(slot: number, base: number, newest: number): number;
   pitch_f0(slot: number, endSample: number): number;
+  slot_frame(slot: number, base: number, hops: number, newest: number, endSample: number): number;
 }
 
 const PAGE = 65536;

@@ -13,6 +13,8 @@ import type { WasmEngine } from './runtime.js';
 const TABLES_BYTES = 24 + 4 * 24;
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
+/** Most model outputs (wasm/engine.c MAX_CLASSES). */
+const MAX_CLASSES = 64;
 /** Model struct: int32 fields and pointers only. */
 const MODEL_INTS =
   1 + (MAX_LAYERS + 1) + MAX_LAYERS + MAX_LAYERS + (MAX_LAYERS + 1) + 1 + 1 + 2 * MAX_CONTEXT + 4;
@@ -119,9 +121,9 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   const header = weights.header;
   const sizes = header.layers;
   const layers = sizes.length - 1;
-  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT)
+  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT || sizes[layers]! > MAX_CLASSES)
     throw new RangeError(
-      `the WebAssembly path takes at most ${MAX_LAYERS} layers and ${MAX_CONTEXT} context slots`,
+      `the WebAssembly path takes at most ${MAX_LAYERS} layers, ${MAX_CONTEXT} context slots and ${MAX_CLASSES} classes`,
     );
   const owned: [number, number][] = [];
   const ints = new Int32Array(MODEL_INTS);

@@ -5,13 +5,12 @@
 import { hopSamples } from '../features.js';
 import { HALFBAND_PAIRS, halfbandTaps } from '../front-end.js';
 import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
-import { type ModelWeights, softmaxInPlace } from '../model.js';
+import type { FrameAcoustics } from '../animator.js';
+import type { ModelWeights } from '../model.js';
 import { pitchFilter } from '../pitch.js';
 import { type WasmEngine, wasmEngine } from './runtime.js';
 import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js';
 
-/** Hops of acoustics kept (as the TypeScript path's HopHistory). */
-const CAPACITY = 64;
 /** Samples copied into the module per call (at most wasm/engine.c D_MAX_INPUT): input longer than this goes in pieces. */
 const SCRATCH_SAMPLES = 4096;
 
@@ -66,9 +65,6 @@ export class WasmHopAnalysis implements HopAnalysis {
   readonly backend = 'wasm';
   readonly hop: number;
   count = 0;
-  readonly energy = new Float32Array(CAPACITY);
-  readonly level = new Float32Array(CAPACITY);
-  readonly noiseFloor = new Float32Array(CAPACITY);
   private readonly engine: WasmEngine;
   private readonly held: Held;
   private readonly ptr: number;
@@ -77,7 +73,6 @@ export class WasmHopAnalysis implements HopAnalysis {
   private readonly decimated: number;
   /** Whether the input passes the half-band decimator (44.1 and 48 kHz). */
   private readonly decimate: boolean;
-  private readonly out: Float32Array;
   private readonly classes: number;
   private closed = false;
 
@@ -111,13 +106,8 @@ export class WasmHopAnalysis implements HopAnalysis {
     this.input = input;
     this.decimated = decimated;
     this.classes = weights.header.layers[weights.header.layers.length - 1]!;
-    this.out = new Float32Array(this.classes);
     this.held = { engine, slot, bytes, weights };
     registry?.register(this, this.held, this);
-  }
-
-  slot(index: number): number {
-    return index % CAPACITY;
   }
 
   /**
@@ -166,29 +156,31 @@ export class WasmHopAnalysis implements HopAnalysis {
       const r = ex.slot_push(slot, at, from, n);
       from = r >> 1;
       if (r & 1) {
-        const out = ex.slot_out(slot) / 8;
-        const f64 = engine.f64;
-        const i = this.count % CAPACITY;
-        this.energy[i] = f64[out]!;
-        this.level[i] = f64[out + 1]!;
-        this.noiseFloor[i] = f64[out + 2]!;
         this.count++;
         onHop();
       }
     }
   }
 
-  f0At(endSample: number): number {
-    return this.engine.exports.pitch_f0(this.ptr, endSample);
-  }
-
-  posteriors(base: number, newest: number): Float32Array {
-    const at = this.engine.exports.slot_model(this.ptr, base, newest) / 4;
-    const f32 = this.engine.f32;
-    const out = this.out;
-    for (let i = 0; i < this.classes; i++) out[i] = f32[at + i]!;
-    softmaxInPlace(out);
-    return out;
+  /** One module call: the acoustics, the pitch and the softmax are computed there (wasm/engine.c slot_frame). */
+  frame(
+    base: number,
+    hops: number,
+    newest: number,
+    endSample: number,
+    acoustics: FrameAcoustics,
+    posteriors: Float32Array,
+  ): void {
+    const engine = this.engine;
+    const at = engine.exports.slot_frame(this.ptr, base, hops, newest, endSample) / 8;
+    const f64 = engine.f64;
+    acoustics.energy = f64[at]!;
+    acoustics.level = f64[at + 1]!;
+    acoustics.noiseFloor = f64[at + 2]!;
+    acoustics.f0 = f64[at + 3]!;
+    const f32 = engine.f32;
+    const from = 2 * at + 8;
+    for (let i = 0; i < this.classes; i++) posteriors[i] = f32[from + i]!;
   }
 
   restart(full: boolean): void {
