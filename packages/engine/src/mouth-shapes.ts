@@ -122,7 +122,31 @@ const COMPACT_POSES = (() => {
     for (let k = 0; k < CHANNEL_COUNT; k++) m[v * CHANNEL_COUNT + k] = POSE_MATRIX[v * 52 + CHANNELS[k]!]!;
   return m;
 })();
-const MIX_SCRATCH = new Float32Array(CHANNEL_COUNT);
+/**
+ * The non-zero entries of COMPACT_POSES, row by row: ROW_START[v]..ROW_START[v + 1] index
+ * ENTRY_CHANNEL (compact channel) and ENTRY_VALUE. A zero entry adds w·0 = +0 to a float32 sum,
+ * which leaves it as it is, so skipping them gives the same sums bit for bit (each pose touches
+ * about 6 of the ~30 mouth channels).
+ */
+const ROW_START = new Int32Array(VISEMES.length + 1);
+const ENTRY_CHANNEL: Int32Array = (() => {
+  const channels: number[] = [];
+  for (let v = 0; v < VISEMES.length; v++) {
+    ROW_START[v] = channels.length;
+    for (let k = 0; k < CHANNEL_COUNT; k++) if (COMPACT_POSES[v * CHANNEL_COUNT + k] !== 0) channels.push(k);
+  }
+  ROW_START[VISEMES.length] = channels.length;
+  return Int32Array.from(channels);
+})();
+const ENTRY_VALUE: Float64Array = (() => {
+  const values = new Float64Array(ENTRY_CHANNEL.length);
+  for (let v = 0; v < VISEMES.length; v++)
+    for (let e = ROW_START[v]!; e < ROW_START[v + 1]!; e++)
+      values[e] = COMPACT_POSES[v * CHANNEL_COUNT + ENTRY_CHANNEL[e]!]!;
+  return values;
+})();
+/** Per compact channel: its float32 sum so far, held as a double (Math.fround after each add). */
+const MIX_SCRATCH = new Float64Array(CHANNEL_COUNT);
 
 const PP = VISEMES.indexOf('PP');
 const JAW = ARKIT_INDEX.jawOpen;
@@ -141,15 +165,17 @@ export function mixMouth(
   loudness: number,
   expression: Float32Array,
 ): void {
-  // Accumulated in a contiguous float32 scratch (the same float32 rounding after each add as in
-  // `expression`), over the compacted pose rows: no index indirection in the inner loop.
+  // Each channel sums its visemes in viseme order with float32 rounding after each add (as a
+  // Float32Array accumulator would), over the non-zero pose entries only.
   const acc = MIX_SCRATCH;
-  acc.fill(0);
+  for (let k = 0; k < CHANNEL_COUNT; k++) acc[k] = 0;
   for (let v = 1; v < VISEMES.length; v++) {
     const w = visemes[v]!;
     if (w <= 1e-4) continue;
-    const row = v * CHANNEL_COUNT;
-    for (let k = 0; k < CHANNEL_COUNT; k++) acc[k] = acc[k]! + w * COMPACT_POSES[row + k]!;
+    for (let e = ROW_START[v]!; e < ROW_START[v + 1]!; e++) {
+      const k = ENTRY_CHANNEL[e]!;
+      acc[k] = Math.fround(acc[k]! + w * ENTRY_VALUE[e]!);
+    }
   }
   for (let k = 0; k < CHANNEL_COUNT; k++) expression[CHANNELS[k]!] = acc[k]!;
   expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);

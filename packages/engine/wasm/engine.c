@@ -310,9 +310,6 @@ static void pcm_to_float(const int16_t *pcm, float *out, int n) {
   for (; i < n; i++) out[i] = (float)pcm[i];
 }
 
-/* Converts s16 PCM for slot_push (8–32 kHz: the analysis scales the raw values itself). */
-EXPORT(pcm_floats) void pcm_floats(const int16_t *pcm, float *out, int32_t n) { pcm_to_float(pcm, out, n); }
-
 /* The decimator's input split by parity (its outputs read odd offsets around even centres). */
 #define D_MAX_INPUT 4096
 static float d_even[(D_MAX_INPUT + D_CARRY) / 2 + 8];
@@ -959,6 +956,29 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
   }
   s->since_hop = since;
   return 2 * end;
+}
+
+/*
+ * slot_push until x[to] or until RUN_HOPS hops are complete, whichever comes first. Returns the next
+ * index times 4 plus the hops completed. The driver analyses a frame after the hops it needs (its
+ * model input, the pitch at its end): a few hops at a time keeps every frame's data well inside the
+ * rings (64 hops of history, 256 ms of pitch input), so the frames are the same as hop by hop.
+ */
+#define RUN_HOPS 2
+EXPORT(slot_run) int32_t slot_run(Slot *s, const float *x, int32_t from, int32_t to) {
+  int hops = 0;
+  while (from < to && hops < RUN_HOPS) {
+    const int32_t r = slot_push(s, x, from, to);
+    from = r >> 1;
+    hops += r & 1;
+  }
+  return 4 * from + hops;
+}
+
+/* The s16 samples pcm[0, n) converted into x, then slot_run from 0. */
+EXPORT(slot_feed_pcm) int32_t slot_feed_pcm(Slot *s, const int16_t *pcm, float *x, int32_t n) {
+  pcm_to_float(pcm, x, n);
+  return slot_run(s, x, 0, n);
 }
 
 /* ---------------------------------------------------------------- model --------------------------- */

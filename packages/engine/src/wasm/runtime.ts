@@ -39,12 +39,13 @@ export interface EngineExports {
   ): void;
   slot_reset(slot: number): void;
   slot_set_taps(slot: number, taps: number): void;
-  pcm_floats(pcm: number, out: number, n: number): void;
   slot_decimate(slot: number, pcm: number, scratch: number, n: number, out: number): number;
   slot_restart(slot: number): void;
   slot_count(slot: number): number;
   slot_features(slot: number): number;
   slot_push(slot: number, samples: number, from: number, to: number): number;
+  slot_run(slot: number, samples: number, from: number, to: number): number;
+  slot_feed_pcm(slot: number, pcm: number, samples: number, n: number): number;
   slot_model(slot: number, base: number, newest: number): number;
   pitch_f0(slot: number, endSample: number): number;
   slot_frame(slot: number, base: number, hops: number, newest: number, endSample: number): number;

@@ -123,8 +123,8 @@ export class WasmHopAnalysis implements HopAnalysis {
       if (this.decimate) {
         this.run(this.decimated, ex.slot_decimate(this.ptr, this.pcm, this.input, n, this.decimated), onHop);
       } else {
-        ex.pcm_floats(this.pcm, this.input, n);
-        this.run(this.input, n, onHop);
+        // The conversion and the first hops in one call.
+        this.ran(ex.slot_feed_pcm(this.ptr, this.pcm, this.input, n), this.input, n, onHop);
       }
     }
   }
@@ -146,19 +146,25 @@ export class WasmHopAnalysis implements HopAnalysis {
     }
   }
 
-  /** Analyses the n samples at `at` in the module's memory, hop by hop. */
+  /** Analyses the n samples at `at` in the module's memory, a few hops per call (wasm/engine.c slot_run). */
   private run(at: number, n: number, onHop: () => void): void {
-    const engine = this.engine;
-    const ex = engine.exports;
-    const slot = this.ptr;
-    let from = 0;
-    while (from < n) {
-      const r = ex.slot_push(slot, at, from, n);
-      from = r >> 1;
-      if (r & 1) {
-        this.count++;
+    if (n > 0) this.ran(this.engine.exports.slot_run(this.ptr, at, 0, n), at, n, onHop);
+  }
+
+  /**
+   * Continues after a slot_run result `r` (next index · 4 + hops done). The driver is told once per
+   * call: it analyses and emits every frame the new hops complete, in order, as it would hop by hop.
+   */
+  private ran(r: number, at: number, n: number, onHop: () => void): void {
+    const ex = this.engine.exports;
+    for (;;) {
+      if (r & 3) {
+        this.count += r & 3;
         onHop();
       }
+      const from = r >> 2;
+      if (from >= n) return;
+      r = ex.slot_run(this.ptr, at, from, n);
     }
   }
 
