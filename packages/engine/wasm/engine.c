@@ -658,11 +658,18 @@ static void compute_hop(Slot *s) {
   const int fold_pairs = folded >> 1;
   const int direct_pairs = direct >> 1;
   int n = 0;
+  /* A pair (samples 2n, 2n + 1 → re[j], im[j]) per vector: the same products (exact in double), sum
+     and float32 rounding as the scalar lines they replace. */
   for (; n < fold_pairs; n++) {
     const int i = start + 2 * n, w = 2 * n;
     const int j = order[n];
-    re[j] = (double)(float)((double)buf[i] * win[w] + (double)buf[i + size] * win[w + size]);
-    im[j] = (double)(float)((double)buf[i + 1] * win[w + 1] + (double)buf[i + 1 + size] * win[w + 1 + size]);
+    const v128_t a = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(buf + i)),
+                                    wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(win + w)));
+    const v128_t b = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(buf + i + size)),
+                                    wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(win + w + size)));
+    const v128_t v = wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(a, b)));
+    re[j] = wasm_f64x2_extract_lane(v, 0);
+    im[j] = wasm_f64x2_extract_lane(v, 1);
   }
   if (folded & 1) {
     const int j = order[n];
@@ -673,8 +680,10 @@ static void compute_hop(Slot *s) {
   for (; n < direct_pairs; n++) {
     const int i = start + 2 * n, w = 2 * n;
     const int j = order[n];
-    re[j] = (double)(buf[i] * win[w]);
-    im[j] = (double)(buf[i + 1] * win[w + 1]);
+    const v128_t v = wasm_f64x2_promote_low_f32x4(
+        wasm_f32x4_mul(wasm_v128_load64_zero(buf + i), wasm_v128_load64_zero(win + w)));
+    re[j] = wasm_f64x2_extract_lane(v, 0);
+    im[j] = wasm_f64x2_extract_lane(v, 1);
   }
   for (; n < half; n++) {
     const int j = order[n];
