@@ -31,7 +31,8 @@ if (reason) {
   console.error(`The WebAssembly backend is unavailable here (${reason}): nothing to compare.`);
   process.exit(1);
 }
-const dir = values.dev ?? join(process.env.AVATAR_DRIVE_DATA ?? join(import.meta.dirname, '..', '.data'), 'dev');
+const dir =
+  values.dev ?? join(process.env.AVATAR_DRIVE_DATA ?? join(import.meta.dirname, '..', '.data'), 'dev');
 requireDevSet(dir, 'or pass --dev DIR');
 const limit = Number(values.limit);
 if (!(Number.isInteger(limit) && limit > 0)) {

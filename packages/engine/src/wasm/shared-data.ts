@@ -131,7 +131,8 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   ints[o++] = layers;
   for (let l = 0; l <= MAX_LAYERS; l++) ints[o++] = sizes[l] ?? 0;
   for (let l = 0; l < MAX_LAYERS; l++)
-    ints[o++] = l < layers ? place(engine, packRows(weights.weights[l]!, sizes[l]!, sizes[l + 1]!), owned) : 0;
+    ints[o++] =
+      l < layers ? place(engine, packRows(weights.weights[l]!, sizes[l]!, sizes[l + 1]!), owned) : 0;
   for (let l = 0; l < MAX_LAYERS; l++)
     ints[o++] = l < layers ? place(engine, padded(weights.biases[l]!), owned) : 0;
   for (let l = 0; l <= MAX_LAYERS; l++)

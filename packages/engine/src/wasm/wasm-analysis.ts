@@ -2,10 +2,11 @@
  * The WebAssembly SIMD path of the per-hop analysis (see src/hop-analysis.ts): the driver's state lives
  * in one slot of the shared module's memory; the tables and the model are shared by every driver.
  */
+
+import type { FrameAcoustics } from '../animator.js';
 import { hopSamples } from '../features.js';
 import { HALFBAND_PAIRS, halfbandTaps } from '../front-end.js';
 import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
-import type { FrameAcoustics } from '../animator.js';
 import type { ModelWeights } from '../model.js';
 import { pitchFilter } from '../pitch.js';
 import { type WasmEngine, wasmEngine } from './runtime.js';
