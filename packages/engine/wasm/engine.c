@@ -432,8 +432,9 @@ static void transform(const Tables *t, int base) {
     for (int k = 0; k < quarter; k += 2) {
       v128_t w1r = wasm_f64x2_make(cw[k * step1], cw[(k + 1) * step1]);
       v128_t w1i = wasm_f64x2_make(sw[k * step1], sw[(k + 1) * step1]);
-      v128_t w2r = wasm_f64x2_make(cw[k * step2], cw[(k + 1) * step2]);
-      v128_t w2i = wasm_f64x2_make(sw[k * step2], sw[(k + 1) * step2]);
+      /* The last stages read consecutive twiddles: one load instead of two lane inserts. */
+      v128_t w2r = step2 == 1 ? wasm_v128_load(cw + k) : wasm_f64x2_make(cw[k * step2], cw[(k + 1) * step2]);
+      v128_t w2i = step2 == 1 ? wasm_v128_load(sw + k) : wasm_f64x2_make(sw[k * step2], sw[(k + 1) * step2]);
       for (int a = base + k; a < end; a += block) {
         int b = a + quarter, c = b + quarter, d = c + quarter;
         v128_t x1r = wasm_v128_load(re + b), x1i = wasm_v128_load(im + b);
@@ -466,8 +467,8 @@ static void transform(const Tables *t, int base) {
     const int len = 2 * half_len;
     const int step = p / len;
     for (int k = 0; k < half_len; k += 2) {
-      v128_t wr = wasm_f64x2_make(cw[k * step], cw[(k + 1) * step]);
-      v128_t wi = wasm_f64x2_make(sw[k * step], sw[(k + 1) * step]);
+      v128_t wr = step == 1 ? wasm_v128_load(cw + k) : wasm_f64x2_make(cw[k * step], cw[(k + 1) * step]);
+      v128_t wi = step == 1 ? wasm_v128_load(sw + k) : wasm_f64x2_make(sw[k * step], sw[(k + 1) * step]);
       for (int a = base + k; a < end; a += len) {
         int b = a + half_len;
         v128_t br = wasm_v128_load(re + b), bi = wasm_v128_load(im + b);
