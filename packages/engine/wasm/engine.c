@@ -172,6 +172,7 @@ typedef struct {
   double *re; /* scratch, half */
   double *im;
   float *power; /* scratch, half + 1 */
+  double *stage_tw; /* 3 · sub: each stage's twiddles in the order transform reads them (tables_prepare) */
 } Tables;
 
 /* Shared per model (written by src/wasm/model.ts). */
@@ -421,20 +422,16 @@ static void transform(const Tables *t, int base) {
     re[a + 3] = d0r - d1r;
     im[a + 3] = d0i - d1i;
   }
-  const double *cw = t->cos_sub;
-  const double *sw = t->sin_sub;
+  const double *tw = t->stage_tw;
   int quarter = 4;
   /* Radix-2² stages; two neighbouring k share every instruction (lanes k, k + 1). */
   for (; 4 * quarter <= p; quarter *= 4) {
     const int block = 4 * quarter;
-    const int step1 = p / (2 * quarter);
-    const int step2 = p / block;
+    const double *c1 = tw, *s1 = tw + quarter, *c2 = tw + 2 * quarter, *s2 = tw + 3 * quarter;
+    tw += 4 * quarter;
     for (int k = 0; k < quarter; k += 2) {
-      v128_t w1r = wasm_f64x2_make(cw[k * step1], cw[(k + 1) * step1]);
-      v128_t w1i = wasm_f64x2_make(sw[k * step1], sw[(k + 1) * step1]);
-      /* The last stages read consecutive twiddles: one load instead of two lane inserts. */
-      v128_t w2r = step2 == 1 ? wasm_v128_load(cw + k) : wasm_f64x2_make(cw[k * step2], cw[(k + 1) * step2]);
-      v128_t w2i = step2 == 1 ? wasm_v128_load(sw + k) : wasm_f64x2_make(sw[k * step2], sw[(k + 1) * step2]);
+      v128_t w1r = wasm_v128_load(c1 + k), w1i = wasm_v128_load(s1 + k);
+      v128_t w2r = wasm_v128_load(c2 + k), w2i = wasm_v128_load(s2 + k);
       for (int a = base + k; a < end; a += block) {
         int b = a + quarter, c = b + quarter, d = c + quarter;
         v128_t x1r = wasm_v128_load(re + b), x1i = wasm_v128_load(im + b);
@@ -465,10 +462,9 @@ static void transform(const Tables *t, int base) {
   if (2 * quarter <= p) {
     const int half_len = quarter;
     const int len = 2 * half_len;
-    const int step = p / len;
+    const double *cr = tw, *sr = tw + half_len;
     for (int k = 0; k < half_len; k += 2) {
-      v128_t wr = step == 1 ? wasm_v128_load(cw + k) : wasm_f64x2_make(cw[k * step], cw[(k + 1) * step]);
-      v128_t wi = step == 1 ? wasm_v128_load(sw + k) : wasm_f64x2_make(sw[k * step], sw[(k + 1) * step]);
+      v128_t wr = wasm_v128_load(cr + k), wi = wasm_v128_load(sr + k);
       for (int a = base + k; a < end; a += len) {
         int b = a + half_len;
         v128_t br = wasm_v128_load(re + b), bi = wasm_v128_load(im + b);
@@ -479,6 +475,37 @@ static void transform(const Tables *t, int base) {
         wasm_v128_store(re + b, wasm_f64x2_sub(ar, xr));
         wasm_v128_store(im + b, wasm_f64x2_sub(ai, xi));
       }
+    }
+  }
+}
+
+/*
+ * Copies each FFT stage's twiddles (fft.ts reads cos/sin of the sub-transform at stage-dependent
+ * strides) into consecutive runs, so transform loads two neighbouring k with one v128 load. The
+ * same doubles, only placed: the transform's output does not change.
+ */
+EXPORT(tables_prepare) void tables_prepare(Tables *t) {
+  const int p = t->sub;
+  const double *cw = t->cos_sub;
+  const double *sw = t->sin_sub;
+  double *tw = t->stage_tw;
+  int quarter = 4;
+  for (; 4 * quarter <= p; quarter *= 4) {
+    const int step1 = p / (2 * quarter);
+    const int step2 = p / (4 * quarter);
+    for (int k = 0; k < quarter; k++) {
+      tw[k] = cw[k * step1];
+      tw[quarter + k] = sw[k * step1];
+      tw[2 * quarter + k] = cw[k * step2];
+      tw[3 * quarter + k] = sw[k * step2];
+    }
+    tw += 4 * quarter;
+  }
+  if (2 * quarter <= p) {
+    const int step = p / (2 * quarter);
+    for (int k = 0; k < quarter; k++) {
+      tw[k] = cw[k * step];
+      tw[quarter + k] = sw[k * step];
     }
   }
 }

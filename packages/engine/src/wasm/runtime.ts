@@ -26,6 +26,7 @@ export interface EngineExports {
   test_ln(x: number): number;
   test_acos(x: number): number;
   test_exp(x: number): number;
+  tables_prepare(tables: number): void;
   slot_header_bytes(): number;
   slot_bytes(tables: number, model: number): number;
   slot_init(

@@ -9,8 +9,8 @@ import { type ModelWeights, slotDim } from '../model.js';
 import { defaultModelWeights } from '../weights.js';
 import type { WasmEngine } from './runtime.js';
 
-/** Tables struct: three doubles, then 7 ints and 17 pointers. */
-const TABLES_BYTES = 24 + 4 * 24;
+/** Tables struct: three doubles, then 7 ints and 16 pointers. */
+const TABLES_BYTES = 24 + 4 * (7 + 16);
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
 /** Most model outputs (wasm/engine.c MAX_CLASSES). */
@@ -64,6 +64,8 @@ export function wasmTables(engine: WasmEngine, rate: number, sampleScale: number
     place(engine, new Float64Array(fft.half), owned),
     place(engine, new Float64Array(fft.half), owned),
     place(engine, new Float32Array(fft.bins), owned),
+    // Each FFT stage's twiddles, consecutive (filled by tables_prepare): at most 7/3 · sub doubles.
+    place(engine, new Float64Array(3 * fft.sub), owned),
   ];
   const ptr = engine.alloc(TABLES_BYTES);
   engine.f64.set([t.energyScale, t.bandScale, NOISE_FLOOR_PRIOR], ptr / 8);
@@ -71,6 +73,7 @@ export function wasmTables(engine: WasmEngine, rate: number, sampleScale: number
     [fft.size, fft.half, fft.radix, fft.sub, t.window.length, t.lastBin, hop, ...pointers],
     (ptr + 24) / 4,
   );
+  engine.exports.tables_prepare(ptr);
   tablesByKey.set(key, ptr);
   return ptr;
 }
