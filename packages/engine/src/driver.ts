@@ -273,7 +273,8 @@ class StreamingDriver implements Driver {
     this.nextPosterior = 0;
     this.analysis.restart(full);
     this.out = [];
-    this.frontEnd = createDriverFrontEnd(this.sampleRate);
+    // An analysis with its own front end restarts it itself (and never reads this one's buffers).
+    if (!this.analysis.feedInput) this.frontEnd = createDriverFrontEnd(this.sampleRate);
     if (full) this.animator.reset();
   }
 

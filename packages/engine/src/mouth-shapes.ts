@@ -123,30 +123,31 @@ const COMPACT_POSES = (() => {
   return m;
 })();
 /**
- * The non-zero entries of COMPACT_POSES, row by row: ROW_START[v]..ROW_START[v + 1] index
- * ENTRY_CHANNEL (compact channel) and ENTRY_VALUE. A zero entry adds w·0 = +0 to a float32 sum,
- * which leaves it as it is, so skipping them gives the same sums bit for bit (each pose touches
- * about 6 of the ~30 mouth channels).
+ * The non-zero entries of COMPACT_POSES, channel by channel in viseme order:
+ * CHANNEL_START[k]..CHANNEL_START[k + 1] index ENTRY_VISEME and ENTRY_VALUE. A zero entry adds
+ * w·0 = +0 to a float32 sum, which leaves it as it is, so skipping them gives the same sums bit
+ * for bit (a channel takes 1–9 of the 14 speech visemes).
  */
-const ROW_START = new Int32Array(VISEMES.length + 1);
-const ENTRY_CHANNEL: Int32Array = (() => {
-  const channels: number[] = [];
-  for (let v = 0; v < VISEMES.length; v++) {
-    ROW_START[v] = channels.length;
-    for (let k = 0; k < CHANNEL_COUNT; k++) if (COMPACT_POSES[v * CHANNEL_COUNT + k] !== 0) channels.push(k);
+const CHANNEL_START = new Int32Array(CHANNEL_COUNT + 1);
+const ENTRY_VISEME: Int32Array = (() => {
+  const visemes: number[] = [];
+  for (let k = 0; k < CHANNEL_COUNT; k++) {
+    CHANNEL_START[k] = visemes.length;
+    // sil (row 0) contributes nothing.
+    for (let v = 1; v < VISEMES.length; v++) if (COMPACT_POSES[v * CHANNEL_COUNT + k] !== 0) visemes.push(v);
   }
-  ROW_START[VISEMES.length] = channels.length;
-  return Int32Array.from(channels);
+  CHANNEL_START[CHANNEL_COUNT] = visemes.length;
+  return Int32Array.from(visemes);
 })();
 const ENTRY_VALUE: Float64Array = (() => {
-  const values = new Float64Array(ENTRY_CHANNEL.length);
-  for (let v = 0; v < VISEMES.length; v++)
-    for (let e = ROW_START[v]!; e < ROW_START[v + 1]!; e++)
-      values[e] = COMPACT_POSES[v * CHANNEL_COUNT + ENTRY_CHANNEL[e]!]!;
+  const values = new Float64Array(ENTRY_VISEME.length);
+  for (let k = 0; k < CHANNEL_COUNT; k++)
+    for (let e = CHANNEL_START[k]!; e < CHANNEL_START[k + 1]!; e++)
+      values[e] = COMPACT_POSES[ENTRY_VISEME[e]! * CHANNEL_COUNT + k]!;
   return values;
 })();
-/** Per compact channel: its float32 sum so far, held as a double (Math.fround after each add). */
-const MIX_SCRATCH = new Float64Array(CHANNEL_COUNT);
+/** The viseme weights a mix reads: 0 for those at or below the 1e-4 cut-off (0 adds nothing). */
+const MIX_WEIGHTS = new Float64Array(VISEMES.length);
 
 const PP = VISEMES.indexOf('PP');
 const JAW = ARKIT_INDEX.jawOpen;
@@ -166,18 +167,18 @@ export function mixMouth(
   expression: Float32Array,
 ): void {
   // Each channel sums its visemes in viseme order with float32 rounding after each add (as a
-  // Float32Array accumulator would), over the non-zero pose entries only.
-  const acc = MIX_SCRATCH;
-  for (let k = 0; k < CHANNEL_COUNT; k++) acc[k] = 0;
+  // Float32Array accumulator would), over its non-zero pose entries only, in a local.
+  const weights = MIX_WEIGHTS;
   for (let v = 1; v < VISEMES.length; v++) {
     const w = visemes[v]!;
-    if (w <= 1e-4) continue;
-    for (let e = ROW_START[v]!; e < ROW_START[v + 1]!; e++) {
-      const k = ENTRY_CHANNEL[e]!;
-      acc[k] = Math.fround(acc[k]! + w * ENTRY_VALUE[e]!);
-    }
+    weights[v] = w <= 1e-4 ? 0 : w;
   }
-  for (let k = 0; k < CHANNEL_COUNT; k++) expression[CHANNELS[k]!] = acc[k]!;
+  for (let k = 0; k < CHANNEL_COUNT; k++) {
+    let sum = 0;
+    for (let e = CHANNEL_START[k]!; e < CHANNEL_START[k + 1]!; e++)
+      sum = Math.fround(sum + weights[ENTRY_VISEME[e]!]! * ENTRY_VALUE[e]!);
+    expression[CHANNELS[k]!] = sum;
+  }
   expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);
   // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
   const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));
