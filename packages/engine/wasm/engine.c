@@ -3,12 +3,16 @@
  * mel sums, logs, trackers), the per-hop standardisation and projection, the model (MLP) and the
  * pitch tracker's decimation and autocorrelation. Built freestanding (no libc): see build.mjs.
  *
- * Every computation repeats the TypeScript path's arithmetic (src/features.ts, fft.ts, hop-history.ts,
- * model.ts, pitch.ts) operation for operation, in the same precision and order: float64 where the
- * TypeScript path computes in doubles, float32 where it stores into a Float32Array. The SIMD lanes
- * carry sums that the TypeScript path already keeps apart (its even/odd accumulators, its rows), so
- * vectorising does not re-associate anything. What can differ is ln and acos, which are this file's
- * own approximations (a few units in the last place of a double, see the tests), not V8's.
+ * Every computation but the MLP repeats the TypeScript path's arithmetic (src/features.ts, fft.ts,
+ * hop-history.ts, pitch.ts, front-end.ts) operation for operation, in the same precision and order:
+ * float64 where the TypeScript path computes in doubles, float32 where it stores into a Float32Array.
+ * The SIMD lanes carry sums that the TypeScript path already keeps apart (its even/odd accumulators,
+ * its rows, neighbouring outputs), so vectorising does not re-associate anything, and every
+ * threshold (speech gating, noise floor, pitch) decides as it does there. What can differ is ln,
+ * acos and exp, which are this file's own approximations (within 2 units in the last place of a
+ * double, see the tests), not V8's. The MLP (layer) sums in float32 lanes instead of model.ts's
+ * doubles: its posteriors differ by float32 rounding and reach the frames only through continuous
+ * steps (test/wasm-backend.test.ts bounds the frames' difference by 1e-4; ≈ 3e-6 is seen).
  *
  * Memory is owned by the JavaScript side (src/wasm/): it writes the shared tables of each analysis
  * rate and each model into linear memory once, and one slot per driver; the functions here only
