@@ -27,6 +27,11 @@ export interface HumanRecording {
   licence: string;
   transcript: string;
   pronunciations: Record<string, string>;
+  /**
+   * The dev condition it is scored under (default `human`): `human-noisy` for a recording whose
+   * background is as loud as its speech, so that it does not stand for real speech in general.
+   */
+  condition?: string;
 }
 
 /** The aligner's output for one recording (DIR/<id>.align.json); times in frames of 1/frameRate s. */
@@ -107,7 +112,7 @@ export function humanUtterance(
     sampleRate: audio.sampleRate,
     voice: `human:${recording.id}`,
     text: recording.transcript,
-    condition: 'human',
+    condition: recording.condition ?? 'human',
     split: 'dev',
     phones,
     duration: audio.samples.length / audio.sampleRate,
