@@ -177,6 +177,7 @@ typedef struct {
   double *im;
   float *power; /* scratch, half + 1 */
   double *stage_tw; /* 3 · sub: each stage's twiddles in the order transform reads them (tables_prepare) */
+  float *frame;     /* scratch, window_length: the ring's samples in time order (compute_hop) */
 } Tables;
 
 /* Shared per model (written by src/wasm/model.ts). */
@@ -214,7 +215,7 @@ typedef struct {
   double d_taps[D_PAIRS]; /* the decimator's odd-offset taps, already × 2^-15 */
   const Tables *tables;
   const Model *model;
-  float *ring;    /* 2 · window_length */
+  float *ring;    /* window_length: the last samples, the oldest at write_pos */
   float *history; /* HISTORY · dim */
   float *p_ring;  /* P_RING */
   int32_t write_pos;
@@ -244,14 +245,14 @@ typedef struct {
 
 EXPORT(slot_header_bytes) int32_t slot_header_bytes(void) { return (int32_t)((sizeof(Slot) + 15) & ~15u); }
 EXPORT(slot_bytes) int32_t slot_bytes(const Tables *t, const Model *m) {
-  return slot_header_bytes() + 4 * (2 * t->window_length + HISTORY * m->dim + P_RING);
+  return slot_header_bytes() + 4 * (t->window_length + HISTORY * m->dim + P_RING);
 }
 
 /* ---------------------------------------------------------------- slots --------------------------- */
 
 EXPORT(slot_restart) void slot_restart(Slot *s) {
   float *ring = s->ring;
-  int n = 2 * s->tables->window_length;
+  int n = s->tables->window_length;
   for (int i = 0; i < n; i++) ring[i] = 0;
   s->write_pos = 0;
   s->since_hop = s->lead;
@@ -283,7 +284,7 @@ void slot_init(Slot *s, const Tables *t, const Model *m, int32_t lead, const dou
   s->tables = t;
   s->model = m;
   s->ring = (float *)(base + slot_header_bytes());
-  s->history = s->ring + 2 * t->window_length;
+  s->history = s->ring + t->window_length;
   s->p_ring = s->history + HISTORY * m->dim;
   s->lead = lead;
   s->p_b0 = pitch[0];
@@ -675,11 +676,26 @@ static void store_hop(Slot *s) {
 /* One hop's features, trackers and history entry (features.ts computeHop). */
 static void compute_hop(Slot *s) {
   const Tables *t = s->tables;
-  const float *buf = s->ring;
   const float *win = t->window;
   const int size = t->size;
   const int length = t->window_length;
-  const int start = s->write_pos;
+  /* The ring in time order, into the shared scratch: the ring itself holds each sample once (half
+     the memory a driver touches per hop of a doubled ring, which matters with hundreds of drivers
+     interleaved), and the loops below read one contiguous frame. */
+  float *frame = t->frame;
+  {
+    const float *ring = s->ring;
+    const int oldest = s->write_pos;
+    const int tail = length - oldest;
+    int i = 0;
+    for (; i + 3 < tail; i += 4) wasm_v128_store(frame + i, wasm_v128_load(ring + oldest + i));
+    for (; i < tail; i++) frame[i] = ring[oldest + i];
+    int j = 0;
+    for (; j + 3 < oldest; j += 4) wasm_v128_store(frame + tail + j, wasm_v128_load(ring + j));
+    for (; j < oldest; j++) frame[tail + j] = ring[j];
+  }
+  const float *buf = frame;
+  const int start = 0;
   const int folded = length - size > 0 ? length - size : 0;
   const int direct = size < length ? size : length;
   double *re = t->re;
@@ -974,16 +990,8 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
     int n = end - i;
     if (length - pos < n) n = length - pos;
     int j = 0;
-    for (; j + 3 < n; j += 4) {
-      v128_t v = wasm_v128_load(x + i + j);
-      wasm_v128_store(ring + pos + j, v);
-      wasm_v128_store(ring + pos + j + length, v);
-    }
-    for (; j < n; j++) {
-      float v = x[i + j];
-      ring[pos + j] = v;
-      ring[pos + j + length] = v;
-    }
+    for (; j + 3 < n; j += 4) wasm_v128_store(ring + pos + j, wasm_v128_load(x + i + j));
+    for (; j < n; j++) ring[pos + j] = x[i + j];
     i += n;
     since += n;
     pos += n;

@@ -9,8 +9,8 @@ import { type ModelWeights, slotDim } from '../model.js';
 import { defaultModelWeights } from '../weights.js';
 import type { WasmEngine } from './runtime.js';
 
-/** Tables struct: three doubles, then 7 ints and 16 pointers. */
-const TABLES_BYTES = 24 + 4 * (7 + 16);
+/** Tables struct: three doubles, then 7 ints and 17 pointers. */
+const TABLES_BYTES = 24 + 4 * (7 + 17);
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
 /** Most model outputs (wasm/engine.c MAX_CLASSES). */
@@ -66,6 +66,8 @@ export function wasmTables(engine: WasmEngine, rate: number, sampleScale: number
     place(engine, new Float32Array(fft.bins), owned),
     // Each FFT stage's twiddles, consecutive (filled by tables_prepare): at most 7/3 · sub doubles.
     place(engine, new Float64Array(3 * fft.sub), owned),
+    // The hop's samples in time order (compute_hop's scratch).
+    place(engine, new Float32Array(t.window.length), owned),
   ];
   const ptr = engine.alloc(TABLES_BYTES);
   engine.f64.set([t.energyScale, t.bandScale, NOISE_FLOOR_PRIOR], ptr / 8);
