@@ -2,7 +2,7 @@
  * The engine's WebAssembly module (wasm/engine.c, embedded by scripts/build-wasm.mjs): one instance
  * and one linear memory per JavaScript realm, shared by every driver. The memory holds the read-only
  * tables of each analysis rate and model once, and one slot per driver (its feature ring, trackers,
- * history and pitch ring, 6.5–10 KB); freeing a driver returns its slot to a free list of its size.
+ * history and pitch ring, 8–10.5 KB); freeing a driver returns its slot to a free list of its size.
  */
 import { ENGINE_WASM_BASE64 } from '../gen/engine-wasm.js';
 import { base64ToBytes } from '../model.js';
