@@ -38,10 +38,25 @@ def words_of(transcript):
     return [w for w in (re.sub(r"[^a-z']", "", t).strip("'") for t in text.split()) if w]
 
 
+# The decoder's default beams first (every earlier alignment was made with them), then wider ones:
+# a hoarse voice or a long pause can fall out of the default beams, and the forced alignment then
+# ends outside its grammar.
+BEAMS = ({}, {"beam": 1e-120, "wbeam": 1e-100, "pbeam": 1e-120})
+
+
 def align(audio, sample_rate, words, pronunciations):
+    for beams in BEAMS:
+        try:
+            return align_with(audio, sample_rate, words, pronunciations, beams)
+        except RuntimeError as error:
+            failure = error
+    raise SystemExit(f"human-align: no alignment even with wide beams ({failure}): check the transcript against the audio")
+
+
+def align_with(audio, sample_rate, words, pronunciations, beams):
     from pocketsphinx import Decoder
 
-    decoder = Decoder(samprate=sample_rate, bestpath=False, loglevel="ERROR")
+    decoder = Decoder(samprate=sample_rate, bestpath=False, loglevel="ERROR", **beams)
     for word, phones in pronunciations.items():
         decoder.add_word(word, phones, True)
     decoder.set_align_text(" ".join(words))
@@ -54,7 +69,7 @@ def align(audio, sample_rate, words, pronunciations):
     decoder.end_utt()
     alignment = decoder.get_alignment()
     if alignment is None:
-        raise SystemExit("human-align: the aligner found no alignment")
+        raise RuntimeError("the aligner found no alignment")
     out_words, out_phones = [], []
     for word in alignment:
         name = re.sub(r"\(\d+\)$", "", word.name)

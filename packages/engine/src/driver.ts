@@ -5,7 +5,6 @@
  */
 import {
   AvatarError,
-  createDriveFrame,
   type DriveFrame,
   FPS,
   FRAME_LAYOUT,
@@ -14,8 +13,9 @@ import {
   SUPPORTED_SAMPLE_RATES,
   VISEMES,
 } from '@avatar-drive/core';
-import { type FrameAcoustics, FrameAnimator, speechActivity } from './animator.js';
+import { type FrameAcoustics, FrameAnimator } from './animator.js';
 import { HOP_MS, HOPS_PER_FRAME } from './features.js';
+import { newDriveFrame } from './frame-slab.js';
 import { createDriverFrontEnd, type ScaledAnalysisFrontEnd } from './front-end.js';
 import { type EngineBackend, type HopAnalysis, JsHopAnalysis } from './hop-analysis.js';
 import { type ModelWeights, parseModelWeights } from './model.js';
@@ -273,7 +273,8 @@ class StreamingDriver implements Driver {
     this.nextPosterior = 0;
     this.analysis.restart(full);
     this.out = [];
-    this.frontEnd = createDriverFrontEnd(this.sampleRate);
+    // An analysis with its own front end restarts it itself (and never reads this one's buffers).
+    if (!this.analysis.feedInput) this.frontEnd = createDriverFrontEnd(this.sampleRate);
     if (full) this.animator.reset();
   }
 
@@ -305,28 +306,15 @@ class StreamingDriver implements Driver {
   /** Runs the model and gathers the acoustics of frame `j` into the per-frame rings. */
   private analyse(j: number): void {
     const base = j * HOPS_PER_FRAME;
-    const analysis = this.analysis;
     const slot = j % FRAME_RING;
-    let energy = Number.NEGATIVE_INFINITY;
-    for (let h = base; h < base + HOPS_PER_FRAME; h++)
-      energy = Math.max(energy, analysis.energy[analysis.slot(h)]!);
-    const last = analysis.slot(base + HOPS_PER_FRAME - 1);
-    const acoustics = this.acoustics[slot]!;
-    acoustics.energy = energy;
-    acoustics.level = analysis.level[last]!;
-    acoustics.noiseFloor = analysis.noiseFloor[last]!;
-    // Pitch only matters for speech; skip the autocorrelation in silence and noise.
-    acoustics.f0 =
-      energy - acoustics.noiseFloor > 1.5 ? analysis.f0At((j + 1) * this.frameSamples - this.lead) : 0;
-    const posteriors = this.posteriorViews[slot]!;
-    if (speechActivity(acoustics) > 0) {
-      posteriors.set(analysis.posteriors(base, base + HOPS_PER_FRAME - 1 + this.inputLookahead));
-    } else {
-      // The animator multiplies every speech posterior of a frame without speech activity by 0
-      // (here and as an upcoming frame), so the model's answer cannot matter: skip it.
-      posteriors.fill(0);
-      posteriors[0] = 1;
-    }
+    this.analysis.frame(
+      base,
+      HOPS_PER_FRAME,
+      base + HOPS_PER_FRAME - 1 + this.inputLookahead,
+      (j + 1) * this.frameSamples - this.lead,
+      this.acoustics[slot]!,
+      this.posteriorViews[slot]!,
+    );
   }
 
   private emit(k: number): DriveFrame {
@@ -336,7 +324,7 @@ class StreamingDriver implements Driver {
     const frame = this.spare.pop();
     if (frame) clearDriveFrame(frame, k);
     return this.animator.frame(
-      frame ?? createDriveFrame(k),
+      frame ?? newDriveFrame(k),
       this.posteriorViews[slot]!,
       this.acoustics[slot]!,
       upcoming,
@@ -364,7 +352,7 @@ function hasFrameLayout(frame: DriveFrame): boolean {
   );
 }
 
-/** Makes a recycled frame what {@link createDriveFrame} would return for `index` (all zeros). */
+/** Makes a recycled frame what core's createDriveFrame would return for `index` (all zeros). */
 function clearDriveFrame(frame: DriveFrame, index: number): void {
   frame.index = index;
   zero(frame.translation);

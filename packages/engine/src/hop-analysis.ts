@@ -4,6 +4,7 @@
  * Samples go in hop by hop; each completed hop is standardised into a history of hops, the model
  * reads its context from there, and the pitch tracker answers for any recent point.
  */
+import { type FrameAcoustics, speechActivity } from './animator.js';
 import { FeatureExtractor, type HopAcoustics } from './features.js';
 import { HopHistory } from './hop-history.js';
 import { MlpRunner, type ModelWeights } from './model.js';
@@ -19,12 +20,6 @@ export interface HopAnalysis {
   readonly hop: number;
   /** Hops analysed in this utterance (hop indices 0..count − 1). */
   readonly count: number;
-  /** Per ring slot ({@link slot}): the hop's ln energy, speech level and noise floor. */
-  readonly energy: Float32Array;
-  readonly level: Float32Array;
-  readonly noiseFloor: Float32Array;
-  /** Ring slot of hop `index`, for the last 64 hops. */
-  slot(index: number): number;
   /**
    * Analyses samples[0, length) (analysis rate), calling `onHop` after each completed hop is in the
    * history (count already includes it).
@@ -38,10 +33,22 @@ export interface HopAnalysis {
   feedInput?(pcm: Int16Array, onHop: () => void): void;
   /** With {@link feedInput}: the front end's held-back output at the end of an utterance (its flush). */
   flushInput?(onHop: () => void): void;
-  /** Pitch (Hz, 0 when unvoiced) of the 24 ms ending at analysis sample `endSample`. */
-  f0At(endSample: number): number;
-  /** The model's posteriors for the frame whose first hop is `base`, reading hops up to `newest`. */
-  posteriors(base: number, newest: number): Float32Array;
+  /**
+   * What the animator needs of one 25 fps frame, written into `acoustics` and `posteriors`: the
+   * peak ln energy of its `hops` hops from `base` (within the last 64 hops), the level and noise
+   * floor at its last hop, the pitch at analysis sample `endSample` (0 unless the frame stands 1.5
+   * above the noise floor: pitch only matters for speech), and the model's posteriors reading hops
+   * up to `newest` — or silence (1, 0, …) when the frame has no speech activity, since the animator
+   * multiplies its speech posteriors by 0 anyway.
+   */
+  frame(
+    base: number,
+    hops: number,
+    newest: number,
+    endSample: number,
+    acoustics: FrameAcoustics,
+    posteriors: Float32Array,
+  ): void;
   /** Starts a new utterance; `full` also forgets the speaker adaptation. */
   restart(full: boolean): void;
   /** Frees what the analysis holds outside the JavaScript heap (a no-op for the TypeScript path). */
@@ -89,20 +96,6 @@ export class JsHopAnalysis implements HopAnalysis {
   get count(): number {
     return this.history.count;
   }
-  get energy(): Float32Array {
-    return this.history.energy;
-  }
-  get level(): Float32Array {
-    return this.history.level;
-  }
-  get noiseFloor(): Float32Array {
-    return this.history.noiseFloor;
-  }
-
-  slot(index: number): number {
-    return this.history.slot(index);
-  }
-
   /** Hop by hop, so pitch and features stay in step whatever the chunk size. */
   feed(samples: Float32Array, length: number, onHop: () => void): void {
     this.onHop = onHop;
@@ -120,13 +113,29 @@ export class JsHopAnalysis implements HopAnalysis {
     this.onHop();
   }
 
-  f0At(endSample: number): number {
-    return this.pitch.f0At(endSample);
-  }
-
-  posteriors(base: number, newest: number): Float32Array {
-    this.history.assemble(this.mlp.input, base, this.weights.header.context, newest);
-    return this.mlp.run();
+  frame(
+    base: number,
+    hops: number,
+    newest: number,
+    endSample: number,
+    acoustics: FrameAcoustics,
+    posteriors: Float32Array,
+  ): void {
+    const history = this.history;
+    let energy = Number.NEGATIVE_INFINITY;
+    for (let h = base; h < base + hops; h++) energy = Math.max(energy, history.energy[history.slot(h)]!);
+    const last = history.slot(base + hops - 1);
+    acoustics.energy = energy;
+    acoustics.level = history.level[last]!;
+    acoustics.noiseFloor = history.noiseFloor[last]!;
+    acoustics.f0 = energy - acoustics.noiseFloor > 1.5 ? this.pitch.f0At(endSample) : 0;
+    if (speechActivity(acoustics) > 0) {
+      history.assemble(this.mlp.input, base, this.weights.header.context, newest);
+      posteriors.set(this.mlp.run());
+    } else {
+      posteriors.fill(0);
+      posteriors[0] = 1;
+    }
   }
 
   restart(full: boolean): void {

@@ -122,7 +122,32 @@ const COMPACT_POSES = (() => {
     for (let k = 0; k < CHANNEL_COUNT; k++) m[v * CHANNEL_COUNT + k] = POSE_MATRIX[v * 52 + CHANNELS[k]!]!;
   return m;
 })();
-const MIX_SCRATCH = new Float32Array(CHANNEL_COUNT);
+/**
+ * The non-zero entries of COMPACT_POSES, channel by channel in viseme order:
+ * CHANNEL_START[k]..CHANNEL_START[k + 1] index ENTRY_VISEME and ENTRY_VALUE. A zero entry adds
+ * w·0 = +0 to a float32 sum, which leaves it as it is, so skipping them gives the same sums bit
+ * for bit (a channel takes 1–9 of the 14 speech visemes).
+ */
+const CHANNEL_START = new Int32Array(CHANNEL_COUNT + 1);
+const ENTRY_VISEME: Int32Array = (() => {
+  const visemes: number[] = [];
+  for (let k = 0; k < CHANNEL_COUNT; k++) {
+    CHANNEL_START[k] = visemes.length;
+    // sil (row 0) contributes nothing.
+    for (let v = 1; v < VISEMES.length; v++) if (COMPACT_POSES[v * CHANNEL_COUNT + k] !== 0) visemes.push(v);
+  }
+  CHANNEL_START[CHANNEL_COUNT] = visemes.length;
+  return Int32Array.from(visemes);
+})();
+const ENTRY_VALUE: Float64Array = (() => {
+  const values = new Float64Array(ENTRY_VISEME.length);
+  for (let k = 0; k < CHANNEL_COUNT; k++)
+    for (let e = CHANNEL_START[k]!; e < CHANNEL_START[k + 1]!; e++)
+      values[e] = COMPACT_POSES[ENTRY_VISEME[e]! * CHANNEL_COUNT + k]!;
+  return values;
+})();
+/** The viseme weights a mix reads: 0 for those at or below the 1e-4 cut-off (0 adds nothing). */
+const MIX_WEIGHTS = new Float64Array(VISEMES.length);
 
 const PP = VISEMES.indexOf('PP');
 const JAW = ARKIT_INDEX.jawOpen;
@@ -141,17 +166,19 @@ export function mixMouth(
   loudness: number,
   expression: Float32Array,
 ): void {
-  // Accumulated in a contiguous float32 scratch (the same float32 rounding after each add as in
-  // `expression`), over the compacted pose rows: no index indirection in the inner loop.
-  const acc = MIX_SCRATCH;
-  acc.fill(0);
+  // Each channel sums its visemes in viseme order with float32 rounding after each add (as a
+  // Float32Array accumulator would), over its non-zero pose entries only, in a local.
+  const weights = MIX_WEIGHTS;
   for (let v = 1; v < VISEMES.length; v++) {
     const w = visemes[v]!;
-    if (w <= 1e-4) continue;
-    const row = v * CHANNEL_COUNT;
-    for (let k = 0; k < CHANNEL_COUNT; k++) acc[k] = acc[k]! + w * COMPACT_POSES[row + k]!;
+    weights[v] = w <= 1e-4 ? 0 : w;
   }
-  for (let k = 0; k < CHANNEL_COUNT; k++) expression[CHANNELS[k]!] = acc[k]!;
+  for (let k = 0; k < CHANNEL_COUNT; k++) {
+    let sum = 0;
+    for (let e = CHANNEL_START[k]!; e < CHANNEL_START[k + 1]!; e++)
+      sum = Math.fround(sum + weights[ENTRY_VISEME[e]!]! * ENTRY_VALUE[e]!);
+    expression[CHANNELS[k]!] = sum;
+  }
   expression[JAW] = expression[JAW]! * (0.75 + 0.45 * loudness);
   // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
   const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));

@@ -3,12 +3,16 @@
  * mel sums, logs, trackers), the per-hop standardisation and projection, the model (MLP) and the
  * pitch tracker's decimation and autocorrelation. Built freestanding (no libc): see build.mjs.
  *
- * Every computation repeats the TypeScript path's arithmetic (src/features.ts, fft.ts, hop-history.ts,
- * model.ts, pitch.ts) operation for operation, in the same precision and order: float64 where the
- * TypeScript path computes in doubles, float32 where it stores into a Float32Array. The SIMD lanes
- * carry sums that the TypeScript path already keeps apart (its even/odd accumulators, its rows), so
- * vectorising does not re-associate anything. What can differ is ln and acos, which are this file's
- * own approximations (a few units in the last place of a double, see the tests), not V8's.
+ * Every computation but the MLP repeats the TypeScript path's arithmetic (src/features.ts, fft.ts,
+ * hop-history.ts, pitch.ts, front-end.ts) operation for operation, in the same precision and order:
+ * float64 where the TypeScript path computes in doubles, float32 where it stores into a Float32Array.
+ * The SIMD lanes carry sums that the TypeScript path already keeps apart (its even/odd accumulators,
+ * its rows, neighbouring outputs), so vectorising does not re-associate anything, and every
+ * threshold (speech gating, noise floor, pitch) decides as it does there. What can differ is ln,
+ * acos and exp, which are this file's own approximations (within 2 units in the last place of a
+ * double, see the tests), not V8's. The MLP (layer) sums in float32 lanes instead of model.ts's
+ * doubles: its posteriors differ by float32 rounding and reach the frames only through continuous
+ * steps (test/wasm-backend.test.ts bounds the frames' difference by 1e-4; ≈ 3e-6 is seen).
  *
  * Memory is owned by the JavaScript side (src/wasm/): it writes the shared tables of each analysis
  * rate and each model into linear memory once, and one slot per driver; the functions here only
@@ -31,6 +35,8 @@
 #define CLIP 6.0
 #define MAX_LAYERS 8
 #define MAX_CONTEXT 32
+/* Most model outputs slot_frame takes (checked by src/wasm/shared-data.ts). */
+#define MAX_CLASSES 64
 
 /* Pitch tracker sizes (pitch.ts). */
 #define P_SPAN 48
@@ -170,15 +176,17 @@ typedef struct {
   double *re; /* scratch, half */
   double *im;
   float *power; /* scratch, half + 1 */
+  double *stage_tw; /* 3 · sub: each stage's twiddles in the order transform reads them (tables_prepare) */
+  float *frame;     /* scratch, window_length: the ring's samples in time order (compute_hop) */
 } Tables;
 
 /* Shared per model (written by src/wasm/model.ts). */
 typedef struct {
   int32_t layers; /* weight layers */
   int32_t sizes[MAX_LAYERS + 1];
-  const double *weights[MAX_LAYERS]; /* out × in, row-major, widened to double once */
-  const float *biases[MAX_LAYERS];
-  float *acts[MAX_LAYERS + 1]; /* scratch */
+  const float *weights[MAX_LAYERS]; /* packed in blocks of 4 rows (see layer) */
+  const float *biases[MAX_LAYERS];  /* padded to a multiple of 4 */
+  float *acts[MAX_LAYERS + 1];       /* scratch, padded to a multiple of 4 */
   int32_t dim;                 /* values per hop in the history */
   int32_t contexts;
   int32_t ctx_from[MAX_CONTEXT];
@@ -195,10 +203,10 @@ typedef struct {
   double level;
   double noise_floor;
   double settle_min;
-  /* The last hop's acoustics, read by the driver. */
-  double out_energy;
-  double out_level;
-  double out_noise_floor;
+  /* The frame slot_frame computed last: energy, level, noise floor, f0 (doubles, as the driver's
+     FrameAcoustics), then the posteriors (float32, as its Float32Array). */
+  double frame_acoustics[4];
+  float frame_posteriors[MAX_CLASSES];
   /* Pitch: the filter state and the block sum in progress. */
   double p_sum;
   double p_x1, p_x2, p_y1, p_y2;
@@ -207,7 +215,7 @@ typedef struct {
   double d_taps[D_PAIRS]; /* the decimator's odd-offset taps, already × 2^-15 */
   const Tables *tables;
   const Model *model;
-  float *ring;    /* 2 · window_length */
+  float *ring;    /* window_length: the last samples, the oldest at write_pos */
   float *history; /* HISTORY · dim */
   float *p_ring;  /* P_RING */
   int32_t write_pos;
@@ -228,19 +236,23 @@ typedef struct {
   float features[FEATURE_DIM];
   float z[FEATURE_DIM];
   float p_scores[P_MAX_LAG + 2];
+  /* Per hop of the history ring: ln energy, speech level, noise floor, in float32 as hop-history.ts keeps them. */
+  float h_energy[HISTORY];
+  float h_level[HISTORY];
+  float h_floor[HISTORY];
   float p_span[P_SPAN + P_MAX_LAG];
 } Slot;
 
 EXPORT(slot_header_bytes) int32_t slot_header_bytes(void) { return (int32_t)((sizeof(Slot) + 15) & ~15u); }
 EXPORT(slot_bytes) int32_t slot_bytes(const Tables *t, const Model *m) {
-  return slot_header_bytes() + 4 * (2 * t->window_length + HISTORY * m->dim + P_RING);
+  return slot_header_bytes() + 4 * (t->window_length + HISTORY * m->dim + P_RING);
 }
 
 /* ---------------------------------------------------------------- slots --------------------------- */
 
 EXPORT(slot_restart) void slot_restart(Slot *s) {
   float *ring = s->ring;
-  int n = 2 * s->tables->window_length;
+  int n = s->tables->window_length;
   for (int i = 0; i < n; i++) ring[i] = 0;
   s->write_pos = 0;
   s->since_hop = s->lead;
@@ -272,7 +284,7 @@ void slot_init(Slot *s, const Tables *t, const Model *m, int32_t lead, const dou
   s->tables = t;
   s->model = m;
   s->ring = (float *)(base + slot_header_bytes());
-  s->history = s->ring + 2 * t->window_length;
+  s->history = s->ring + t->window_length;
   s->p_ring = s->history + HISTORY * m->dim;
   s->lead = lead;
   s->p_b0 = pitch[0];
@@ -293,34 +305,95 @@ EXPORT(slot_set_taps) void slot_set_taps(Slot *s, const double *taps) {
   for (int i = 0; i < D_PAIRS; i++) s->d_taps[i] = taps[i];
 }
 
+/* s16 → float32 (exact), eight samples per step. */
+static void pcm_to_float(const int16_t *pcm, float *out, int n) {
+  int i = 0;
+  for (; i + 7 < n; i += 8) {
+    v128_t v = wasm_v128_load(pcm + i);
+    wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(v)));
+    wasm_v128_store(out + i + 4, wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(v)));
+  }
+  for (; i < n; i++) out[i] = (float)pcm[i];
+}
+
+/* The decimator's input split by parity (its outputs read odd offsets around even centres). */
+#define D_MAX_INPUT 4096
+static float d_even[(D_MAX_INPUT + D_CARRY) / 2 + 8];
+static float d_odd[(D_MAX_INPUT + D_CARRY) / 2 + 8];
+
 /*
- * Decimates x[0, n) (raw s16 values as floats; the caller leaves D_CARRY floats of room before x)
- * into out, with the arithmetic of front-end.ts HalfbandDecimator. Returns the outputs written.
+ * Decimates the s16 samples pcm[0, n) (n ≤ D_MAX_INPUT; x is float scratch with D_CARRY floats of
+ * room before it) into out, with the arithmetic of front-end.ts HalfbandDecimator: the sums of two
+ * s16 inputs are exact in float32, each product and sum is a double in the TypeScript order, the
+ * output rounds to float32 once. Four outputs per step: the centres and the odd-offset inputs are
+ * split into their own arrays first, so output m + 1's inputs are output m's shifted by one lane.
+ * Returns the outputs written.
  */
-EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, float *x, int32_t n, float *out) {
+EXPORT(slot_decimate) int32_t slot_decimate(Slot *s, const int16_t *pcm, float *x, int32_t n, float *out) {
+  pcm_to_float(pcm, x, n);
   float *b = x - s->d_len;
   for (int i = 0; i < s->d_len; i++) b[i] = s->d_carry[i];
   const int total = s->d_len + n;
   const double half = 0.5 / 32768;
   const double t0 = s->d_taps[0], t1 = s->d_taps[1], t2 = s->d_taps[2];
   const double t3 = s->d_taps[3], t4 = s->d_taps[4], t5 = s->d_taps[5];
-  int count = 0;
-  int c = D_REACH;
-  for (; c + D_REACH <= total - 1; c += 2) {
-    const double a = half * b[c] + t0 * (double)(b[c - 1] + b[c + 1]) + t2 * (double)(b[c - 5] + b[c + 5]) +
-                     t4 * (double)(b[c - 9] + b[c + 9]);
-    const double d = t1 * (double)(b[c - 3] + b[c + 3]) + t3 * (double)(b[c - 7] + b[c + 7]) +
-                     t5 * (double)(b[c - 11] + b[c + 11]);
-    out[count++] = (float)(a + d);
+  /* Output m is centred on b[D_REACH + 2m]; its inputs b[c ± (2k + 1)] are e[m + 5 ∓ k], e[m + 6 + k]. */
+  const int count = total - 2 * D_REACH > 0 ? (total - 2 * D_REACH + 1) / 2 : 0;
+  float *e = d_even;
+  float *o = d_odd;
+  const int pairs = total / 2;
+  int j = 0;
+  for (; j + 3 < pairs; j += 4) {
+    v128_t lo = wasm_v128_load(b + 2 * j), hi = wasm_v128_load(b + 2 * j + 4);
+    wasm_v128_store(e + j, wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6));
+    wasm_v128_store(o + j, wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7));
   }
-  const int keep = c - D_REACH;
+  for (; j < pairs; j++) {
+    e[j] = b[2 * j];
+    o[j] = b[2 * j + 1];
+  }
+  if (total & 1) e[pairs] = b[total - 1];
+  const v128_t vhalf = wasm_f64x2_splat(half);
+  const v128_t v0 = wasm_f64x2_splat(t0), v1 = wasm_f64x2_splat(t1), v2 = wasm_f64x2_splat(t2);
+  const v128_t v3 = wasm_f64x2_splat(t3), v4 = wasm_f64x2_splat(t4), v5 = wasm_f64x2_splat(t5);
+  int m = 0;
+  for (; m + 3 < count; m += 4) {
+    const float *q = e + m;
+    const v128_t s1 = wasm_f32x4_add(wasm_v128_load(q + 5), wasm_v128_load(q + 6));
+    const v128_t s3 = wasm_f32x4_add(wasm_v128_load(q + 4), wasm_v128_load(q + 7));
+    const v128_t s5 = wasm_f32x4_add(wasm_v128_load(q + 3), wasm_v128_load(q + 8));
+    const v128_t s7 = wasm_f32x4_add(wasm_v128_load(q + 2), wasm_v128_load(q + 9));
+    const v128_t s9 = wasm_f32x4_add(wasm_v128_load(q + 1), wasm_v128_load(q + 10));
+    const v128_t s11 = wasm_f32x4_add(wasm_v128_load(q), wasm_v128_load(q + 11));
+    const v128_t centre = wasm_v128_load(o + m + D_REACH / 2);
+    v128_t r[2];
+    for (int h = 0; h < 2; h++) {
+      /* Lanes 0–1, then 2–3, widened to double. */
+      const v128_t c = h ? wasm_i32x4_shuffle(centre, centre, 2, 3, 0, 1) : centre;
+#define WIDEN(v) wasm_f64x2_promote_low_f32x4(h ? wasm_i32x4_shuffle(v, v, 2, 3, 0, 1) : v)
+      v128_t a = wasm_f64x2_add(wasm_f64x2_mul(vhalf, wasm_f64x2_promote_low_f32x4(c)), wasm_f64x2_mul(v0, WIDEN(s1)));
+      a = wasm_f64x2_add(a, wasm_f64x2_mul(v2, WIDEN(s5)));
+      a = wasm_f64x2_add(a, wasm_f64x2_mul(v4, WIDEN(s9)));
+      v128_t d = wasm_f64x2_add(wasm_f64x2_mul(v1, WIDEN(s3)), wasm_f64x2_mul(v3, WIDEN(s7)));
+      d = wasm_f64x2_add(d, wasm_f64x2_mul(v5, WIDEN(s11)));
+#undef WIDEN
+      r[h] = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(a, d));
+    }
+    wasm_v128_store(out + m, wasm_i32x4_shuffle(r[0], r[1], 0, 1, 4, 5));
+  }
+  for (; m < count; m++) {
+    const float *q = e + m;
+    const double a = half * o[m + D_REACH / 2] + t0 * (double)(q[5] + q[6]) + t2 * (double)(q[3] + q[8]) +
+                     t4 * (double)(q[1] + q[10]);
+    const double d = t1 * (double)(q[4] + q[7]) + t3 * (double)(q[2] + q[9]) + t5 * (double)(q[0] + q[11]);
+    out[m] = (float)(a + d);
+  }
+  const int keep = 2 * count;
   s->d_len = total - keep;
   for (int i = 0; i < s->d_len; i++) s->d_carry[i] = b[keep + i];
   return count;
 }
 
-/* Pointers the JavaScript side reads per hop. */
-EXPORT(slot_out) double *slot_out(Slot *s) { return &s->out_energy; }
 EXPORT(slot_count) int32_t slot_count(Slot *s) { return s->count; }
 EXPORT(slot_features) float *slot_features(Slot *s) { return s->features; }
 
@@ -354,19 +427,16 @@ static void transform(const Tables *t, int base) {
     re[a + 3] = d0r - d1r;
     im[a + 3] = d0i - d1i;
   }
-  const double *cw = t->cos_sub;
-  const double *sw = t->sin_sub;
+  const double *tw = t->stage_tw;
   int quarter = 4;
   /* Radix-2² stages; two neighbouring k share every instruction (lanes k, k + 1). */
   for (; 4 * quarter <= p; quarter *= 4) {
     const int block = 4 * quarter;
-    const int step1 = p / (2 * quarter);
-    const int step2 = p / block;
+    const double *c1 = tw, *s1 = tw + quarter, *c2 = tw + 2 * quarter, *s2 = tw + 3 * quarter;
+    tw += 4 * quarter;
     for (int k = 0; k < quarter; k += 2) {
-      v128_t w1r = wasm_f64x2_make(cw[k * step1], cw[(k + 1) * step1]);
-      v128_t w1i = wasm_f64x2_make(sw[k * step1], sw[(k + 1) * step1]);
-      v128_t w2r = wasm_f64x2_make(cw[k * step2], cw[(k + 1) * step2]);
-      v128_t w2i = wasm_f64x2_make(sw[k * step2], sw[(k + 1) * step2]);
+      v128_t w1r = wasm_v128_load(c1 + k), w1i = wasm_v128_load(s1 + k);
+      v128_t w2r = wasm_v128_load(c2 + k), w2i = wasm_v128_load(s2 + k);
       for (int a = base + k; a < end; a += block) {
         int b = a + quarter, c = b + quarter, d = c + quarter;
         v128_t x1r = wasm_v128_load(re + b), x1i = wasm_v128_load(im + b);
@@ -397,10 +467,9 @@ static void transform(const Tables *t, int base) {
   if (2 * quarter <= p) {
     const int half_len = quarter;
     const int len = 2 * half_len;
-    const int step = p / len;
+    const double *cr = tw, *sr = tw + half_len;
     for (int k = 0; k < half_len; k += 2) {
-      v128_t wr = wasm_f64x2_make(cw[k * step], cw[(k + 1) * step]);
-      v128_t wi = wasm_f64x2_make(sw[k * step], sw[(k + 1) * step]);
+      v128_t wr = wasm_v128_load(cr + k), wi = wasm_v128_load(sr + k);
       for (int a = base + k; a < end; a += len) {
         int b = a + half_len;
         v128_t br = wasm_v128_load(re + b), bi = wasm_v128_load(im + b);
@@ -411,6 +480,37 @@ static void transform(const Tables *t, int base) {
         wasm_v128_store(re + b, wasm_f64x2_sub(ar, xr));
         wasm_v128_store(im + b, wasm_f64x2_sub(ai, xi));
       }
+    }
+  }
+}
+
+/*
+ * Copies each FFT stage's twiddles (fft.ts reads cos/sin of the sub-transform at stage-dependent
+ * strides) into consecutive runs, so transform loads two neighbouring k with one v128 load. The
+ * same doubles, only placed: the transform's output does not change.
+ */
+EXPORT(tables_prepare) void tables_prepare(Tables *t) {
+  const int p = t->sub;
+  const double *cw = t->cos_sub;
+  const double *sw = t->sin_sub;
+  double *tw = t->stage_tw;
+  int quarter = 4;
+  for (; 4 * quarter <= p; quarter *= 4) {
+    const int step1 = p / (2 * quarter);
+    const int step2 = p / (4 * quarter);
+    for (int k = 0; k < quarter; k++) {
+      tw[k] = cw[k * step1];
+      tw[quarter + k] = sw[k * step1];
+      tw[2 * quarter + k] = cw[k * step2];
+      tw[3 * quarter + k] = sw[k * step2];
+    }
+    tw += 4 * quarter;
+  }
+  if (2 * quarter <= p) {
+    const int step = p / (2 * quarter);
+    for (int k = 0; k < quarter; k++) {
+      tw[k] = cw[k * step];
+      tw[quarter + k] = sw[k * step];
     }
   }
 }
@@ -576,11 +676,26 @@ static void store_hop(Slot *s) {
 /* One hop's features, trackers and history entry (features.ts computeHop). */
 static void compute_hop(Slot *s) {
   const Tables *t = s->tables;
-  const float *buf = s->ring;
   const float *win = t->window;
   const int size = t->size;
   const int length = t->window_length;
-  const int start = s->write_pos;
+  /* The ring in time order, into the shared scratch: the ring itself holds each sample once (half
+     the memory a driver touches per hop of a doubled ring, which matters with hundreds of drivers
+     interleaved), and the loops below read one contiguous frame. */
+  float *frame = t->frame;
+  {
+    const float *ring = s->ring;
+    const int oldest = s->write_pos;
+    const int tail = length - oldest;
+    int i = 0;
+    for (; i + 3 < tail; i += 4) wasm_v128_store(frame + i, wasm_v128_load(ring + oldest + i));
+    for (; i < tail; i++) frame[i] = ring[oldest + i];
+    int j = 0;
+    for (; j + 3 < oldest; j += 4) wasm_v128_store(frame + tail + j, wasm_v128_load(ring + j));
+    for (; j < oldest; j++) frame[tail + j] = ring[j];
+  }
+  const float *buf = frame;
+  const int start = 0;
   const int folded = length - size > 0 ? length - size : 0;
   const int direct = size < length ? size : length;
   double *re = t->re;
@@ -591,11 +706,18 @@ static void compute_hop(Slot *s) {
   const int fold_pairs = folded >> 1;
   const int direct_pairs = direct >> 1;
   int n = 0;
+  /* A pair (samples 2n, 2n + 1 → re[j], im[j]) per vector: the same products (exact in double), sum
+     and float32 rounding as the scalar lines they replace. */
   for (; n < fold_pairs; n++) {
     const int i = start + 2 * n, w = 2 * n;
     const int j = order[n];
-    re[j] = (double)(float)((double)buf[i] * win[w] + (double)buf[i + size] * win[w + size]);
-    im[j] = (double)(float)((double)buf[i + 1] * win[w + 1] + (double)buf[i + 1 + size] * win[w + 1 + size]);
+    const v128_t a = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(buf + i)),
+                                    wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(win + w)));
+    const v128_t b = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(buf + i + size)),
+                                    wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(win + w + size)));
+    const v128_t v = wasm_f64x2_promote_low_f32x4(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(a, b)));
+    re[j] = wasm_f64x2_extract_lane(v, 0);
+    im[j] = wasm_f64x2_extract_lane(v, 1);
   }
   if (folded & 1) {
     const int j = order[n];
@@ -606,8 +728,10 @@ static void compute_hop(Slot *s) {
   for (; n < direct_pairs; n++) {
     const int i = start + 2 * n, w = 2 * n;
     const int j = order[n];
-    re[j] = (double)(buf[i] * win[w]);
-    im[j] = (double)(buf[i + 1] * win[w + 1]);
+    const v128_t v = wasm_f64x2_promote_low_f32x4(
+        wasm_f32x4_mul(wasm_v128_load64_zero(buf + i), wasm_v128_load64_zero(win + w)));
+    re[j] = wasm_f64x2_extract_lane(v, 0);
+    im[j] = wasm_f64x2_extract_lane(v, 1);
   }
   for (; n < half; n++) {
     const int j = order[n];
@@ -699,9 +823,10 @@ static void compute_hop(Slot *s) {
   f[MEL_BANDS] = (float)(rel > -12 ? rel : -12);
   f[MEL_BANDS + 1] = (float)(snr < 14 ? snr : 14);
   f[MEL_BANDS + 2] = (float)zcr;
-  s->out_energy = energy;
-  s->out_level = s->level;
-  s->out_noise_floor = s->noise_floor;
+  const int at = s->count % HISTORY;
+  s->h_energy[at] = (float)energy;
+  s->h_level[at] = (float)s->level;
+  s->h_floor[at] = (float)s->noise_floor;
   store_hop(s);
 }
 
@@ -865,16 +990,8 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
     int n = end - i;
     if (length - pos < n) n = length - pos;
     int j = 0;
-    for (; j + 3 < n; j += 4) {
-      v128_t v = wasm_v128_load(x + i + j);
-      wasm_v128_store(ring + pos + j, v);
-      wasm_v128_store(ring + pos + j + length, v);
-    }
-    for (; j < n; j++) {
-      float v = x[i + j];
-      ring[pos + j] = v;
-      ring[pos + j + length] = v;
-    }
+    for (; j + 3 < n; j += 4) wasm_v128_store(ring + pos + j, wasm_v128_load(x + i + j));
+    for (; j < n; j++) ring[pos + j] = x[i + j];
     i += n;
     since += n;
     pos += n;
@@ -890,52 +1007,81 @@ EXPORT(slot_push) int32_t slot_push(Slot *s, const float *x, int32_t from, int32
   return 2 * end;
 }
 
+/*
+ * slot_push until x[to] or until RUN_HOPS hops are complete, whichever comes first. Returns the next
+ * index times 4 plus the hops completed. The driver analyses a frame after the hops it needs (its
+ * model input, the pitch at its end): a few hops at a time keeps every frame's data well inside the
+ * rings (64 hops of history, 256 ms of pitch input), so the frames are the same as hop by hop.
+ */
+#define RUN_HOPS 2
+EXPORT(slot_run) int32_t slot_run(Slot *s, const float *x, int32_t from, int32_t to) {
+  int hops = 0;
+  while (from < to && hops < RUN_HOPS) {
+    const int32_t r = slot_push(s, x, from, to);
+    from = r >> 1;
+    hops += r & 1;
+  }
+  return 4 * from + hops;
+}
+
+/* The s16 samples pcm[0, n) converted into x, then slot_run from 0. */
+EXPORT(slot_feed_pcm) int32_t slot_feed_pcm(Slot *s, const int16_t *pcm, float *x, int32_t n) {
+  pcm_to_float(pcm, x, n);
+  return slot_run(s, x, 0, n);
+}
+
 /* ---------------------------------------------------------------- model --------------------------- */
 
-/* Widest layer input the model scratch takes (checked by src/wasm/shared-data.ts). */
-#define MAX_FAN_IN 1024
-static double widened_x[MAX_FAN_IN];
-
 /*
- * y = W·x + b, ReLU on hidden layers (model.ts layer). Each row's lanes are its even and odd
- * accumulators, summed in the TypeScript order; four rows at a time share the loads of x. x is
- * widened once per layer (float32 → double is exact).
+ * y = W·x + b, ReLU on hidden layers, in float32 lanes: the one place where this file does not
+ * repeat the TypeScript arithmetic (model.ts sums each row in doubles). The weights are packed by
+ * src/wasm/shared-data.ts in blocks of four output rows, [block][input][row], so one vector holds
+ * the four rows' weights of one input and the accumulators need no horizontal sum; four blocks
+ * (16 rows) run at once to share each broadcast input and keep four independent add chains. Rows
+ * past fan_out (padding to a multiple of four) have zero weights and bias and are written too: the
+ * activation buffers are padded for them. The result is within float32 rounding of the double sums
+ * (tested: frames within 1e-4 of the TypeScript path's).
  */
-static void layer(const float *x, float *y, const double *w, const float *b, int fan_in, int fan_out, int relu) {
-  double *xd = widened_x;
-  for (int i = 0; i < fan_in; i++) xd[i] = x[i];
-  const int body = fan_in & ~1;
-  int o = 0;
-  for (; o + 3 < fan_out; o += 4) {
-    const double *r0 = w + o * fan_in, *r1 = r0 + fan_in, *r2 = r1 + fan_in, *r3 = r2 + fan_in;
-    v128_t a0 = wasm_f64x2_make((double)b[o], 0.0);
-    v128_t a1 = wasm_f64x2_make((double)b[o + 1], 0.0);
-    v128_t a2 = wasm_f64x2_make((double)b[o + 2], 0.0);
-    v128_t a3 = wasm_f64x2_make((double)b[o + 3], 0.0);
-    for (int i = 0; i < body; i += 2) {
-      v128_t xv = wasm_v128_load(xd + i);
-      a0 = wasm_f64x2_add(a0, wasm_f64x2_mul(wasm_v128_load(r0 + i), xv));
-      a1 = wasm_f64x2_add(a1, wasm_f64x2_mul(wasm_v128_load(r1 + i), xv));
-      a2 = wasm_f64x2_add(a2, wasm_f64x2_mul(wasm_v128_load(r2 + i), xv));
-      a3 = wasm_f64x2_add(a3, wasm_f64x2_mul(wasm_v128_load(r3 + i), xv));
+static void layer(const float *x, float *y, const float *w, const float *b, int fan_in, int fan_out, int relu) {
+  const int blocks = (fan_out + 3) >> 2;
+  const v128_t zero = wasm_f32x4_splat(0);
+  int blk = 0;
+  for (; blk + 3 < blocks; blk += 4) {
+    const float *w0 = w + 4 * blk * fan_in;
+    const float *w1 = w0 + 4 * fan_in, *w2 = w1 + 4 * fan_in, *w3 = w2 + 4 * fan_in;
+    v128_t a0 = wasm_v128_load(b + 4 * blk), a1 = wasm_v128_load(b + 4 * blk + 4);
+    v128_t a2 = wasm_v128_load(b + 4 * blk + 8), a3 = wasm_v128_load(b + 4 * blk + 12);
+    for (int i = 0; i < fan_in; i++) {
+      v128_t xv = wasm_f32x4_splat(x[i]);
+      a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load(w0 + 4 * i), xv));
+      a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_v128_load(w1 + 4 * i), xv));
+      a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_v128_load(w2 + 4 * i), xv));
+      a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_v128_load(w3 + 4 * i), xv));
     }
-    v128_t acc[4] = {a0, a1, a2, a3};
-    const double *rows[4] = {r0, r1, r2, r3};
-    for (int r = 0; r < 4; r++) {
-      double p = wasm_f64x2_extract_lane(acc[r], 0), q = wasm_f64x2_extract_lane(acc[r], 1);
-      if (body < fan_in) p += rows[r][body] * xd[body];
-      double sum = p + q;
-      y[o + r] = (float)(relu && sum < 0 ? 0 : sum);
+    if (relu) {
+      a0 = wasm_f32x4_pmax(zero, a0);
+      a1 = wasm_f32x4_pmax(zero, a1);
+      a2 = wasm_f32x4_pmax(zero, a2);
+      a3 = wasm_f32x4_pmax(zero, a3);
     }
+    wasm_v128_store(y + 4 * blk, a0);
+    wasm_v128_store(y + 4 * blk + 4, a1);
+    wasm_v128_store(y + 4 * blk + 8, a2);
+    wasm_v128_store(y + 4 * blk + 12, a3);
   }
-  for (; o < fan_out; o++) {
-    const double *row = w + o * fan_in;
-    v128_t acc = wasm_f64x2_make((double)b[o], 0.0);
-    for (int i = 0; i < body; i += 2) acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_v128_load(row + i), wasm_v128_load(xd + i)));
-    double p = wasm_f64x2_extract_lane(acc, 0), q = wasm_f64x2_extract_lane(acc, 1);
-    if (body < fan_in) p += row[body] * xd[body];
-    double sum = p + q;
-    y[o] = (float)(relu && sum < 0 ? 0 : sum);
+  for (; blk < blocks; blk++) {
+    const float *w0 = w + 4 * blk * fan_in;
+    /* Two chains (even and odd inputs) for the few blocks left over. */
+    v128_t a0 = wasm_v128_load(b + 4 * blk), a1 = zero;
+    int i = 0;
+    for (; i + 1 < fan_in; i += 2) {
+      a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load(w0 + 4 * i), wasm_f32x4_splat(x[i])));
+      a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_v128_load(w0 + 4 * i + 4), wasm_f32x4_splat(x[i + 1])));
+    }
+    if (i < fan_in) a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_v128_load(w0 + 4 * i), wasm_f32x4_splat(x[i])));
+    a0 = wasm_f32x4_add(a0, a1);
+    if (relu) a0 = wasm_f32x4_pmax(zero, a0);
+    wasm_v128_store(y + 4 * blk, a0);
   }
 }
 
@@ -970,4 +1116,74 @@ EXPORT(slot_model) float *slot_model(Slot *s, int32_t base, int32_t newest) {
   for (int l = 0; l < m->layers; l++)
     layer(m->acts[l], m->acts[l + 1], m->weights[l], m->biases[l], m->sizes[l], m->sizes[l + 1], l < m->layers - 1);
   return m->acts[m->layers];
+}
+
+/*
+ * e^x for x ≤ 0 (the softmax's shifted logits): x = k·ln 2 + r with |r| ≤ ln 2 / 2, e^r by its
+ * Taylor series to r^13 (the first term left out is below 2^-57 of the result), times 2^k. Within
+ * an ulp or two of Math.exp, which the TypeScript softmax uses. Below −700 it returns 0: the
+ * softmax stores float32 (0 from there) and adds the term to a sum ≥ 1, so nothing changes.
+ */
+static double exp_neg(double x) {
+  if (x < -700) return 0;
+  const double k = __builtin_nearbyint(x * 1.44269504088896340736);
+  const double r = (x - k * LN2_HI) - k * LN2_LO;
+  double p = 1.0 / 6227020800.0; /* 1/13! */
+  static const double inv[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+                                 1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,      1.0 / 120.0,
+                                 1.0 / 24.0,        1.0 / 6.0,        0.5,              1.0,
+                                 1.0};
+  for (int i = 0; i < 13; i++) p = p * r + inv[i];
+  union {
+    double d;
+    uint64_t u;
+  } scale = {.u = (uint64_t)((int64_t)k + 1023) << 52};
+  return p * scale.d;
+}
+
+EXPORT(test_exp) double test_exp(double x) { return exp_neg(x); }
+
+/*
+ * Everything the driver needs of frame j, in one call: its acoustics (the peak energy of its
+ * `hops` hops from `base`, level and noise floor at its last hop, pitch at `end_sample` when the
+ * frame stands 1.5 above the noise floor) and, when it has speech activity, the softmax of the
+ * model reading hops up to `newest`; otherwise silence. The driver's analyse() and animator.ts
+ * speechActivity, in the same double arithmetic on the same float32 values. Returns the Slot's
+ * frame_acoustics (4 doubles), followed by frame_posteriors (float32).
+ */
+EXPORT(slot_frame) double *slot_frame(Slot *s, int32_t base, int32_t hops, int32_t newest, int32_t end_sample) {
+  double energy = -__builtin_inf();
+  for (int h = base; h < base + hops; h++) {
+    const double e = s->h_energy[h % HISTORY];
+    if (e > energy) energy = e;
+  }
+  const int last = (base + hops - 1) % HISTORY;
+  const double noise_floor = s->h_floor[last];
+  double *a = s->frame_acoustics;
+  a[0] = energy;
+  a[1] = s->h_level[last];
+  a[2] = noise_floor;
+  a[3] = energy - noise_floor > 1.5 ? pitch_f0(s, end_sample) : 0;
+  const Model *m = s->model;
+  const int classes = m->sizes[m->layers];
+  float *post = s->frame_posteriors;
+  /* speechActivity(acoustics) > 0: min(1, max(0, (snr − 0.25) / 0.6)) > 0. */
+  const double activity = (energy - noise_floor - 0.25) / 0.6;
+  if (activity > 0) {
+    const float *logits = slot_model(s, base, newest);
+    double max = -__builtin_inf();
+    for (int i = 0; i < classes; i++)
+      if (logits[i] > max) max = logits[i];
+    double sum = 0;
+    for (int i = 0; i < classes; i++) {
+      const double e = exp_neg(logits[i] - max);
+      post[i] = (float)e;
+      sum += e;
+    }
+    for (int i = 0; i < classes; i++) post[i] = (float)(post[i] / sum);
+  } else {
+    post[0] = 1;
+    for (int i = 1; i < classes; i++) post[i] = 0;
+  }
+  return a;
 }

@@ -2,7 +2,7 @@
  * The engine's WebAssembly module (wasm/engine.c, embedded by scripts/build-wasm.mjs): one instance
  * and one linear memory per JavaScript realm, shared by every driver. The memory holds the read-only
  * tables of each analysis rate and model once, and one slot per driver (its feature ring, trackers,
- * history and pitch ring, 5–10 KB); freeing a driver returns its slot to a free list of its size.
+ * history and pitch ring, 8–10.5 KB); freeing a driver returns its slot to a free list of its size.
  */
 import { ENGINE_WASM_BASE64 } from '../gen/engine-wasm.js';
 import { base64ToBytes } from '../model.js';
@@ -25,6 +25,8 @@ export interface EngineExports {
   init(): void;
   test_ln(x: number): number;
   test_acos(x: number): number;
+  test_exp(x: number): number;
+  tables_prepare(tables: number): void;
   slot_header_bytes(): number;
   slot_bytes(tables: number, model: number): number;
   slot_init(
@@ -38,14 +40,16 @@ export interface EngineExports {
   ): void;
   slot_reset(slot: number): void;
   slot_set_taps(slot: number, taps: number): void;
-  slot_decimate(slot: number, samples: number, n: number, out: number): number;
+  slot_decimate(slot: number, pcm: number, scratch: number, n: number, out: number): number;
   slot_restart(slot: number): void;
-  slot_out(slot: number): number;
   slot_count(slot: number): number;
   slot_features(slot: number): number;
   slot_push(slot: number, samples: number, from: number, to: number): number;
+  slot_run(slot: number, samples: number, from: number, to: number): number;
+  slot_feed_pcm(slot: number, pcm: number, samples: number, n: number): number;
   slot_model(slot: number, base: number, newest: number): number;
   pitch_f0(slot: number, endSample: number): number;
+  slot_frame(slot: number, base: number, hops: number, newest: number, endSample: number): number;
 }
 
 const PAGE = 65536;
@@ -73,6 +77,7 @@ export class WasmEngine {
   /** Views of the memory, renewed whenever it grows (growing detaches the old ones). */
   f32: Float32Array;
   f64: Float64Array;
+  i16: Int16Array;
   i32: Int32Array;
   u32: Uint32Array;
 
@@ -84,6 +89,7 @@ export class WasmEngine {
     this.buffer = exports.memory.buffer;
     this.f32 = new Float32Array(this.buffer);
     this.f64 = new Float64Array(this.buffer);
+    this.i16 = new Int16Array(this.buffer);
     this.i32 = new Int32Array(this.buffer);
     this.u32 = new Uint32Array(this.buffer);
   }
@@ -125,6 +131,7 @@ export class WasmEngine {
     this.buffer = buffer;
     this.f32 = new Float32Array(buffer);
     this.f64 = new Float64Array(buffer);
+    this.i16 = new Int16Array(buffer);
     this.i32 = new Int32Array(buffer);
     this.u32 = new Uint32Array(buffer);
   }

@@ -10,10 +10,11 @@ import { defaultModelWeights } from '../weights.js';
 import type { WasmEngine } from './runtime.js';
 
 /** Tables struct: three doubles, then 7 ints and 17 pointers. */
-const TABLES_BYTES = 24 + 4 * 24;
+const TABLES_BYTES = 24 + 4 * (7 + 17);
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
-const MAX_FAN_IN = 1024;
+/** Most model outputs (wasm/engine.c MAX_CLASSES). */
+const MAX_CLASSES = 64;
 /** Model struct: int32 fields and pointers only. */
 const MODEL_INTS =
   1 + (MAX_LAYERS + 1) + MAX_LAYERS + MAX_LAYERS + (MAX_LAYERS + 1) + 1 + 1 + 2 * MAX_CONTEXT + 4;
@@ -63,6 +64,10 @@ export function wasmTables(engine: WasmEngine, rate: number, sampleScale: number
     place(engine, new Float64Array(fft.half), owned),
     place(engine, new Float64Array(fft.half), owned),
     place(engine, new Float32Array(fft.bins), owned),
+    // Each FFT stage's twiddles, consecutive (filled by tables_prepare): at most 7/3 · sub doubles.
+    place(engine, new Float64Array(3 * fft.sub), owned),
+    // The hop's samples in time order (compute_hop's scratch).
+    place(engine, new Float32Array(t.window.length), owned),
   ];
   const ptr = engine.alloc(TABLES_BYTES);
   engine.f64.set([t.energyScale, t.bandScale, NOISE_FLOOR_PRIOR], ptr / 8);
@@ -70,8 +75,34 @@ export function wasmTables(engine: WasmEngine, rate: number, sampleScale: number
     [fft.size, fft.half, fft.radix, fft.sub, t.window.length, t.lastBin, hop, ...pointers],
     (ptr + 24) / 4,
   );
+  engine.exports.tables_prepare(ptr);
   tablesByKey.set(key, ptr);
   return ptr;
+}
+
+function roundUp4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** `values` followed by zeros up to a multiple of four. */
+function padded(values: Float32Array): Float32Array {
+  const out = new Float32Array(roundUp4(values.length));
+  out.set(values);
+  return out;
+}
+
+/**
+ * A layer's out × in row-major weights in wasm/engine.c's layout: blocks of four output rows,
+ * [block][input][row], rows past `fanOut` zero.
+ */
+export function packRows(weights: Float32Array, fanIn: number, fanOut: number): Float32Array {
+  const out = new Float32Array(roundUp4(fanOut) * fanIn);
+  for (let row = 0; row < fanOut; row++) {
+    const block = row >> 2;
+    const lane = row & 3;
+    for (let i = 0; i < fanIn; i++) out[(block * fanIn + i) * 4 + lane] = weights[row * fanIn + i]!;
+  }
+  return out;
 }
 
 interface PlacedModel {
@@ -95,21 +126,22 @@ export function acquireWasmModel(engine: WasmEngine, weights: ModelWeights): num
   const header = weights.header;
   const sizes = header.layers;
   const layers = sizes.length - 1;
-  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT || sizes.some((n) => n > MAX_FAN_IN))
+  if (layers > MAX_LAYERS || header.context.length > MAX_CONTEXT || sizes[layers]! > MAX_CLASSES)
     throw new RangeError(
-      `the WebAssembly path takes at most ${MAX_LAYERS} layers of up to ${MAX_FAN_IN} units and ${MAX_CONTEXT} context slots`,
+      `the WebAssembly path takes at most ${MAX_LAYERS} layers, ${MAX_CONTEXT} context slots and ${MAX_CLASSES} classes`,
     );
   const owned: [number, number][] = [];
   const ints = new Int32Array(MODEL_INTS);
   let o = 0;
   ints[o++] = layers;
   for (let l = 0; l <= MAX_LAYERS; l++) ints[o++] = sizes[l] ?? 0;
-  // Widened to double once, as the TypeScript runner does: the products are the same, the loads cheaper.
   for (let l = 0; l < MAX_LAYERS; l++)
-    ints[o++] = l < layers ? place(engine, Float64Array.from(weights.weights[l]!), owned) : 0;
-  for (let l = 0; l < MAX_LAYERS; l++) ints[o++] = l < layers ? place(engine, weights.biases[l]!, owned) : 0;
+    ints[o++] =
+      l < layers ? place(engine, packRows(weights.weights[l]!, sizes[l]!, sizes[l + 1]!), owned) : 0;
+  for (let l = 0; l < MAX_LAYERS; l++)
+    ints[o++] = l < layers ? place(engine, padded(weights.biases[l]!), owned) : 0;
   for (let l = 0; l <= MAX_LAYERS; l++)
-    ints[o++] = l <= layers ? place(engine, new Float32Array(sizes[l]!), owned) : 0;
+    ints[o++] = l <= layers ? place(engine, new Float32Array(roundUp4(sizes[l]!)), owned) : 0;
   ints[o++] = slotDim(header);
   ints[o++] = header.context.length;
   for (let c = 0; c < MAX_CONTEXT; c++) ints[o++] = header.context[c]?.[0] ?? 0;

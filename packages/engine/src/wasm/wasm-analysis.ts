@@ -2,24 +2,25 @@
  * The WebAssembly SIMD path of the per-hop analysis (see src/hop-analysis.ts): the driver's state lives
  * in one slot of the shared module's memory; the tables and the model are shared by every driver.
  */
+
+import type { FrameAcoustics } from '../animator.js';
 import { hopSamples } from '../features.js';
 import { HALFBAND_PAIRS, halfbandTaps } from '../front-end.js';
 import type { HopAnalysis, HopAnalysisOptions } from '../hop-analysis.js';
-import { type ModelWeights, softmaxInPlace } from '../model.js';
+import type { ModelWeights } from '../model.js';
 import { pitchFilter } from '../pitch.js';
 import { type WasmEngine, wasmEngine } from './runtime.js';
 import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js';
 
-/** Hops of acoustics kept (as the TypeScript path's HopHistory). */
-const CAPACITY = 64;
-/** Samples copied into the module per call: input longer than this goes in pieces. */
+/** Samples copied into the module per call (at most wasm/engine.c D_MAX_INPUT): input longer than this goes in pieces. */
 const SCRATCH_SAMPLES = 4096;
 
 /** Floats of room the decimator needs before its input (wasm/engine.c D_CARRY, rounded up). */
 const CARRY_ROOM = 32;
 
-/** Per engine, shared by its drivers (used within one call): input and decimated buffers, parameters. */
+/** Per engine, shared by its drivers (used within one call): PCM, input and decimated buffers, parameters. */
 interface Scratch {
+  pcm: number;
   input: number;
   decimated: number;
   params: number;
@@ -30,6 +31,7 @@ function scratch(engine: WasmEngine): Scratch {
   let s = scratchByEngine.get(engine);
   if (s === undefined) {
     s = {
+      pcm: engine.alloc(2 * SCRATCH_SAMPLES),
       input: engine.alloc(4 * (CARRY_ROOM + SCRATCH_SAMPLES)) + 4 * CARRY_ROOM,
       decimated: engine.alloc(4 * (SCRATCH_SAMPLES / 2 + CARRY_ROOM)),
       params: engine.alloc(8 * 8),
@@ -64,17 +66,14 @@ export class WasmHopAnalysis implements HopAnalysis {
   readonly backend = 'wasm';
   readonly hop: number;
   count = 0;
-  readonly energy = new Float32Array(CAPACITY);
-  readonly level = new Float32Array(CAPACITY);
-  readonly noiseFloor = new Float32Array(CAPACITY);
   private readonly engine: WasmEngine;
   private readonly held: Held;
   private readonly ptr: number;
+  private readonly pcm: number;
   private readonly input: number;
   private readonly decimated: number;
   /** Whether the input passes the half-band decimator (44.1 and 48 kHz). */
   private readonly decimate: boolean;
-  private readonly out: Float32Array;
   private readonly classes: number;
   private closed = false;
 
@@ -90,7 +89,7 @@ export class WasmHopAnalysis implements HopAnalysis {
     const model = acquireWasmModel(engine, weights);
     const bytes = ex.slot_bytes(tables, model);
     const slot = engine.alloc(bytes);
-    const { input, decimated, params } = scratch(engine);
+    const { pcm, input, decimated, params } = scratch(engine);
     const f = pitchFilter(rate, sampleScale);
     engine.f64.set([f.b0, f.b1, f.b2, f.a1, f.a2, f.rate], params / 8);
     ex.slot_init(slot, tables, model, lead, params, f.block, f.integerInput ? 1 : 0);
@@ -104,31 +103,30 @@ export class WasmHopAnalysis implements HopAnalysis {
       ex.slot_set_taps(slot, params);
     }
     this.ptr = slot;
+    this.pcm = pcm;
     this.input = input;
     this.decimated = decimated;
     this.classes = weights.header.layers[weights.header.layers.length - 1]!;
-    this.out = new Float32Array(this.classes);
     this.held = { engine, slot, bytes, weights };
     registry?.register(this, this.held, this);
   }
 
-  slot(index: number): number {
-    return index % CAPACITY;
-  }
-
-  /** The input PCM, raw (8–32 kHz: s16 values, the analysis scales them) or through the decimator. */
+  /**
+   * The input PCM, copied into the module as it is (s16, a plain memory copy) and converted there:
+   * 8–32 kHz as raw s16 values (the analysis scales them), 44.1/48 kHz through the decimator.
+   */
   feedInput(pcm: Int16Array, onHop: () => void): void {
-    if (!this.decimate) {
-      this.feed(pcm, pcm.length, onHop);
-      return;
-    }
     const engine = this.engine;
     const ex = engine.exports;
     for (let start = 0; start < pcm.length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, pcm.length - start);
-      engine.f32.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.input / 4);
-      const count = ex.slot_decimate(this.ptr, this.input, n, this.decimated);
-      this.run(this.decimated, count, onHop);
+      engine.i16.set(start === 0 && n === pcm.length ? pcm : pcm.subarray(start, start + n), this.pcm / 2);
+      if (this.decimate) {
+        this.run(this.decimated, ex.slot_decimate(this.ptr, this.pcm, this.input, n, this.decimated), onHop);
+      } else {
+        // The conversion and the first hops in one call.
+        this.ran(ex.slot_feed_pcm(this.ptr, this.pcm, this.input, n), this.input, n, onHop);
+      }
     }
   }
 
@@ -136,8 +134,8 @@ export class WasmHopAnalysis implements HopAnalysis {
     if (this.decimate) this.feedInput(FLUSH, onHop);
   }
 
-  /** Copies the samples into the module piece by piece (an Int16Array converts exactly on the way). */
-  feed(samples: Float32Array | Int16Array, length: number, onHop: () => void): void {
+  /** Copies analysis-rate samples into the module piece by piece (the driver's end-of-utterance padding). */
+  feed(samples: Float32Array, length: number, onHop: () => void): void {
     const engine = this.engine;
     for (let start = 0; start < length; start += SCRATCH_SAMPLES) {
       const n = Math.min(SCRATCH_SAMPLES, length - start);
@@ -149,39 +147,47 @@ export class WasmHopAnalysis implements HopAnalysis {
     }
   }
 
-  /** Analyses the n samples at `at` in the module's memory, hop by hop. */
+  /** Analyses the n samples at `at` in the module's memory, a few hops per call (wasm/engine.c slot_run). */
   private run(at: number, n: number, onHop: () => void): void {
-    const engine = this.engine;
-    const ex = engine.exports;
-    const slot = this.ptr;
-    let from = 0;
-    while (from < n) {
-      const r = ex.slot_push(slot, at, from, n);
-      from = r >> 1;
-      if (r & 1) {
-        const out = ex.slot_out(slot) / 8;
-        const f64 = engine.f64;
-        const i = this.count % CAPACITY;
-        this.energy[i] = f64[out]!;
-        this.level[i] = f64[out + 1]!;
-        this.noiseFloor[i] = f64[out + 2]!;
-        this.count++;
+    if (n > 0) this.ran(this.engine.exports.slot_run(this.ptr, at, 0, n), at, n, onHop);
+  }
+
+  /**
+   * Continues after a slot_run result `r` (next index · 4 + hops done). The driver is told once per
+   * call: it analyses and emits every frame the new hops complete, in order, as it would hop by hop.
+   */
+  private ran(r: number, at: number, n: number, onHop: () => void): void {
+    const ex = this.engine.exports;
+    for (;;) {
+      if (r & 3) {
+        this.count += r & 3;
         onHop();
       }
+      const from = r >> 2;
+      if (from >= n) return;
+      r = ex.slot_run(this.ptr, at, from, n);
     }
   }
 
-  f0At(endSample: number): number {
-    return this.engine.exports.pitch_f0(this.ptr, endSample);
-  }
-
-  posteriors(base: number, newest: number): Float32Array {
-    const at = this.engine.exports.slot_model(this.ptr, base, newest) / 4;
-    const f32 = this.engine.f32;
-    const out = this.out;
-    for (let i = 0; i < this.classes; i++) out[i] = f32[at + i]!;
-    softmaxInPlace(out);
-    return out;
+  /** One module call: the acoustics, the pitch and the softmax are computed there (wasm/engine.c slot_frame). */
+  frame(
+    base: number,
+    hops: number,
+    newest: number,
+    endSample: number,
+    acoustics: FrameAcoustics,
+    posteriors: Float32Array,
+  ): void {
+    const engine = this.engine;
+    const at = engine.exports.slot_frame(this.ptr, base, hops, newest, endSample) / 8;
+    const f64 = engine.f64;
+    acoustics.energy = f64[at]!;
+    acoustics.level = f64[at + 1]!;
+    acoustics.noiseFloor = f64[at + 2]!;
+    acoustics.f0 = f64[at + 3]!;
+    const f32 = engine.f32;
+    const from = 2 * at + 8;
+    for (let i = 0; i < this.classes; i++) posteriors[i] = f32[from + i]!;
   }
 
   restart(full: boolean): void {

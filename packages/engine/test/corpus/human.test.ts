@@ -155,7 +155,14 @@ describe('the `human` dev condition', () => {
       utterances: { id: string; condition: string; voice: string }[];
     };
     const recordings = humanRecordings();
-    expect(index.utterances.map((u) => u.condition)).toEqual(['clean', ...recordings.map(() => 'human')]);
+    // Each under its own condition: `human` unless the manifest files it elsewhere (the noisy one).
+    expect(index.utterances.map((u) => u.condition)).toEqual([
+      'clean',
+      ...recordings.map((r) => r.condition ?? 'human'),
+    ]);
+    expect(index.utterances.filter((u) => u.condition === 'human-noisy').map((u) => u.voice)).toEqual([
+      'human:mfa-cold-corpus',
+    ]);
     expect(index.utterances.slice(1).map((u) => u.voice)).toEqual(recordings.map((r) => `human:${r.id}`));
     expect(index.utterances[1]!.id).toBe('dev-00001');
     const entry = JSON.parse(readFileSync(join(dir, 'dev', 'dev-00001.json'), 'utf8')) as CorpusEntry;
