@@ -6,7 +6,7 @@
 import { ARKIT_BLENDSHAPES, type ArkitBlendshape } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { buildCollar, buildNeck, buildTorso } from './body.js';
-import { buildCornea, buildEye, buildLids } from './eyes.js';
+import { buildCornea, buildEye, buildLashes, buildLids } from './eyes.js';
 import { buildBrows, buildEars, buildTeeth, buildTongue } from './features.js';
 import { buildHair } from './hair.js';
 import { paintStrands, STRAND_TEXTURE } from './hair-strands.js';
@@ -75,7 +75,7 @@ export function buildAvatarScene(
 ): THREE.Scene {
   const layout = createLayout(style);
   const materials = createMaterials(style);
-  const warp = createHeadWarp(style.lowerFace, style.cranium);
+  const warp = createHeadWarp(style.lowerFace, style.cranium, style.chin);
   const skinTextures = options.skinTextures ?? true;
   let faceMaterial: THREE.Material | null = null;
   let bodySkinMaterial: THREE.Material | null = null;
@@ -119,6 +119,7 @@ export function buildAvatarScene(
     buildHead(layout),
     buildLids(layout, 0),
     buildLids(layout, 1),
+    buildLashes(layout),
     buildBrows(layout),
     buildTeeth(layout, 'upper'),
     buildTeeth(layout, 'lower'),

@@ -5,6 +5,8 @@ import { gridIndices, orientAway, type Part } from './part.js';
 import { uvOfDirection } from './skin/uv.js';
 
 const AROUND = 64;
+/** The neck's axis sits this far behind the head centre: the throat well behind the chin. */
+const NECK_BACK = 0.022;
 
 /** Superellipse point: rounder than a box, flatter than an ellipse. */
 function superellipse(a: number, w: number, d: number, n: number): [number, number] {
@@ -33,15 +35,17 @@ export function buildNeck(layout: FaceLayout, headY = 0): Part {
     const y = lerp(0.0, -0.17, k);
     // Flare where the neck enters the head (head-space y from −0.07 up), full at the top.
     const flare = smoothstep(-0.135 - headY, -0.07 - headY, y);
-    const w = 0.055 + 0.01 * smoothstep(0.6, 1, k) + 0.004 * flare;
-    const d = 0.05 + 0.006 * smoothstep(0.6, 1, k);
+    // Clearly narrower than the jaw (a neck as wide as the jaw reads as a block), widening
+    // towards the shoulders.
+    const w = 0.049 + 0.011 * smoothstep(0.55, 1, k) + 0.006 * flare;
+    const d = 0.046 + 0.008 * smoothstep(0.55, 1, k);
     for (let j = 0; j < columns; j++) {
       // Columns start and end at the back, where the texture band's two ends meet.
       const a = Math.PI + (2 * Math.PI * j) / AROUND;
       const [x, z0] = superellipse(a, w, d, 2.2);
       // The front runs forward under the chin; the back rises into the skull a little further back.
       const z = z0 > 0 ? z0 + 0.02 * flare ** 1.5 * (z0 / d) : z0 - 0.006 * flare * (-z0 / d);
-      positions.push(v3(x, y, z - 0.014));
+      positions.push(v3(x, y, z - NECK_BACK));
       const color = mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z));
       colors.push(color);
       multipliers.push(

@@ -11,6 +11,7 @@ import {
   lerp,
   linearRgb,
   mix3,
+  norm,
   rotX,
   rotY,
   scale,
@@ -20,6 +21,9 @@ import {
   v3,
 } from './math.js';
 import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
+import { uvOfDirection } from './skin/uv.js';
+
+const HEAD_CENTRE = v3(0, 0, 0);
 
 const EYE_SEGMENTS = 64;
 /** Angular radii (from the eye's forward pole) of the pupil and the iris. */
@@ -224,8 +228,8 @@ const LOWER_BOTTOM = -1.05;
 /** A triangle in the middle of a lid shell (past the rolled edge), to judge the winding. */
 const LID_PROBE = 6 * (LID_COLS - 1) * 2 + LID_COLS;
 
-/** Both lids of one eye, in head coordinates. */
-export function buildLids(layout: FaceLayout, side: Side): Part {
+/** Both lids of one eye and its upper lashes, in head coordinates (one model, two parts). */
+function lidModel(layout: FaceLayout, side: Side): { lids: Part; lashes: Part } {
   const eye = layout.eyes[side];
   const r = layout.eyeRadius;
   const c = layout.style.colors;
@@ -233,13 +237,14 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   const lidSkin = mix3(skin, linearRgb(c.blush), 0.06);
   const lash = linearRgb(0x1a100c);
   const lowerLine = mix3(skin, linearRgb(c.blush), 0.3);
+  const creaseShadow = mix3(scale(skin, 0.55), linearRgb(c.blush), 0.2);
   const mirror = side === 0 ? 1 : -1;
 
   // Edge curves over the horizontal angle g (-GAMMA_MAX inner .. +GAMMA_MAX outer).
   const shape = (g: number): number => Math.cos((g / GAMMA_MAX) * (Math.PI / 2)) ** 0.75;
   const cornerLevel = (g: number): number => lerp(-0.04, 0.05, (g / GAMMA_MAX + 1) / 2);
-  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.35, shape(g));
-  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.4, shape(g));
+  const upperOpen = (g: number): number => lerp(cornerLevel(g), 0.43, shape(g));
+  const lowerOpen = (g: number): number => lerp(cornerLevel(g) - 0.02, -0.42, shape(g));
   const meet = (g: number): number => lerp(cornerLevel(g), -0.2, shape(g));
 
   const point = (g: number, b: number, radius: number): V3 => {
@@ -265,7 +270,12 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
             out.push(point(g, edge - dir * 0.0 + dir * (row === -2 ? 0.06 : 0.015), r * tuck));
           } else {
             const k = (row / LID_ROWS) ** 1.25;
-            out.push(point(g, lerp(edge, far, k), r * radius * (1 + 0.04 * Math.sin(Math.PI * k))));
+            // The upper lid is a visible fold: full just above the lash line, tucked in at the
+            // crease under the brow bone.
+            const fold = isUpper
+              ? 0.035 * Math.sin(Math.PI * Math.min(1, k / 0.3)) - 0.03 * gauss((k - 0.42) ** 2, 0.08)
+              : 0;
+            out.push(point(g, lerp(edge, far, k), r * radius * (1 + 0.04 * Math.sin(Math.PI * k) + fold)));
           }
         }
       }
@@ -275,8 +285,10 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
       for (let col = 0; col < LID_COLS; col++) {
         const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
         const edge = upperEdge(g);
-        const length = (0.35 + 0.65 * smoothstep(-1.3, 0.8, g)) * (1 - 0.8 * smoothstep(1.0, 1.4, g));
-        if (row === 1) out.push(point(g, edge + 0.1 * length, r * (1.1 + 0.3 * length)));
+        const length = (0.4 + 0.6 * smoothstep(-1.3, 0.8, g)) * (1 - 0.7 * smoothstep(1.05, 1.4, g));
+        // Lashes curl up and out past the lid: from the front they thicken the lash line into a
+        // dark frame above the eye, longest and flicked out at the outer corner.
+        if (row === 1) out.push(point(g + 0.12 * length, edge + 0.2 * length, r * (1.12 + 0.34 * length)));
         else out.push(point(g, edge + (row === 0 ? 0.01 : -0.015), r * (row === 0 ? 1.075 : 1.06)));
       }
     }
@@ -291,10 +303,13 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
         const g = -GAMMA_MAX + (2 * GAMMA_MAX * col) / (LID_COLS - 1);
         const towardsOuter = smoothstep(-0.6, 1.2, g);
         if (lid === 'upper') {
-          const line = row <= 0 ? 1 : row === 1 ? 0.55 + 0.4 * towardsOuter : 0;
-          colors.push(mix3(lidSkin, lash, line));
+          const line =
+            row <= 0 ? 1 : row === 1 ? 0.7 + 0.3 * towardsOuter : row === 2 ? 0.25 * towardsOuter : 0;
+          // The crease reads as a soft shadow line across the lid.
+          const crease = row === 3 ? 0.22 : row === 4 ? 0.1 : 0;
+          colors.push(mix3(mix3(lidSkin, creaseShadow, crease), lash, line));
         } else {
-          colors.push(row <= 0 ? lowerLine : skin);
+          colors.push(row <= 0 ? lowerLine : row === 1 ? mix3(skin, lash, 0.18) : skin);
         }
       }
     }
@@ -303,33 +318,87 @@ export function buildLids(layout: FaceLayout, side: Side): Part {
   const rowsPerLid = LID_ROWS + 3;
   const upperIdx = gridIndices(rowsPerLid, LID_COLS, false, 0);
   const lowerIdx = gridIndices(rowsPerLid, LID_COLS, false, rowsPerLid * LID_COLS);
-  // The lash fin folds back on itself: one half faces up and out, the other down and in.
-  const lashIdx = gridIndices(LASH_ROWS, LID_COLS, false, 2 * rowsPerLid * LID_COLS);
+  // The lash fin folds back on itself like a tent over the lid's edge; its outside faces away
+  // from the eye (single-sided: the front half is what a camera in front of the face sees).
+  const lashIdx = orientAway(
+    rest,
+    gridIndices(LASH_ROWS, LID_COLS, false, 2 * rowsPerLid * LID_COLS),
+    eye,
+    LID_COLS,
+  );
   const indices = [
     ...orientAway(rest, upperIdx, eye, LID_PROBE),
     ...orientAway(rest, lowerIdx, eye, LID_PROBE),
-    ...lashIdx,
   ];
+  const lidCount = 2 * rowsPerLid * LID_COLS;
 
+  const targets = (name: ArkitBlendshape): V3[] | null => {
+    const s = lidShapeFor(name, side);
+    if (!s) return null;
+    const moved = Number.isNaN(s.upper)
+      ? build(
+          (g) => meet(g) - 0.04,
+          (g) => meet(g),
+        )
+      : build(
+          (g) => upperOpen(g) + s.upper * shape(g),
+          (g) => Math.min(lowerOpen(g) + s.lower * shape(g), upperOpen(g) - 0.12),
+        );
+    return moved.map((p, i) => sub(p, rest[i]!));
+  };
+  const lidPositions = rest.slice(0, lidCount);
+  const lidColors = colors.slice(0, lidCount);
+  // Textured, the lids read the face's skin where they sit (the socket's texels), so they match
+  // the face around them; their vertex colours tint it with the lash line and the crease.
+  const uvs = lidPositions.map((p) => uvOfDirection(norm(sub(p, HEAD_CENTRE))));
+  const multipliers = lidColors.map((col) =>
+    v3(Math.min(1, col[0] / skin[0]), Math.min(1, col[1] / skin[1]), Math.min(1, col[2] / skin[2])),
+  );
   return {
-    name: `Eyelids${SIDE_NAME[side]}`,
-    material: 'skin',
-    positions: rest,
-    colors,
-    indices,
+    lids: {
+      name: `Eyelids${SIDE_NAME[side]}`,
+      material: 'skin',
+      positions: lidPositions,
+      colors: lidColors,
+      indices,
+      texture: { uvs, colors: multipliers, relief: false },
+      targets: (name) => targets(name)?.slice(0, lidCount) ?? null,
+    },
+    lashes: {
+      name: 'Lashes',
+      material: 'lashes',
+      positions: rest.slice(lidCount),
+      colors: colors.slice(lidCount),
+      indices: lashIdx.map((i) => i - lidCount),
+      targets: (name) => targets(name)?.slice(lidCount) ?? null,
+    },
+  };
+}
+
+/** Both lids of one eye, in head coordinates. */
+export function buildLids(layout: FaceLayout, side: Side): Part {
+  return lidModel(layout, side).lids;
+}
+
+/**
+ * The upper lashes of both eyes as one part, in a matte material of their own (the skin's sheen
+ * would tint them pink). They ride on the lids' blink, squint and gaze shapes.
+ */
+export function buildLashes(layout: FaceLayout): Part {
+  const [left, right] = [lidModel(layout, 0).lashes, lidModel(layout, 1).lashes];
+  const offset = left.positions.length;
+  return {
+    name: 'Lashes',
+    material: 'lashes',
+    positions: [...left.positions, ...right.positions],
+    colors: [...left.colors, ...right.colors],
+    indices: [...left.indices, ...right.indices.map((i) => i + offset)],
     targets: (name) => {
-      const s = lidShapeFor(name, side);
-      if (!s) return null;
-      const moved = Number.isNaN(s.upper)
-        ? build(
-            (g) => meet(g) - 0.04,
-            (g) => meet(g),
-          )
-        : build(
-            (g) => upperOpen(g) + s.upper * shape(g),
-            (g) => Math.min(lowerOpen(g) + s.lower * shape(g), upperOpen(g) - 0.12),
-          );
-      return moved.map((p, i) => sub(p, rest[i]!));
+      const a = left.targets?.(name) ?? null;
+      const b = right.targets?.(name) ?? null;
+      if (!a && !b) return null;
+      const zeros = (n: number): V3[] => Array.from({ length: n }, (): V3 => [0, 0, 0]);
+      return [...(a ?? zeros(offset)), ...(b ?? zeros(right.positions.length))];
     },
   };
 }

@@ -12,10 +12,51 @@ import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 const AROUND = 120;
 const ROWS = 30;
 
-/** Hairline elevation (radians above the head's equator) at azimuth phi (0 = face). */
-function hairline(style: FaceLayout['style'], phi: number, sideDrop = 0.12): number {
+/**
+ * The short cut's hairline round the ear (elevation in radians by |azimuth|): high over the
+ * temple, a sideburn down in front of the ear, up over the ear (the ear stands free of the hair,
+ * which is tucked behind it) and down behind it to the nape.
+ */
+const EAR_HAIRLINE: readonly [number, number][] = [
+  [0, 0.62],
+  [0.6, 0.52],
+  [0.95, 0.34],
+  [1.18, 0.08],
+  [1.3, -0.1],
+  [1.42, 0.2],
+  [1.75, 0.36],
+  [2.08, 0.22],
+  [2.4, -0.28],
+  [2.8, -0.55],
+  [Math.PI, -0.58],
+];
+
+/** Smooth (cosine) interpolation through `points` sorted by x. */
+function curveAt(points: readonly [number, number][], x: number): number {
+  for (let i = 1; i < points.length; i++) {
+    const [x1, y1] = points[i]!;
+    if (x > x1) continue;
+    const [x0, y0] = points[i - 1]!;
+    const f = (1 - Math.cos((Math.PI * (x - x0)) / (x1 - x0))) / 2;
+    return lerp(y0, y1, f);
+  }
+  return points[points.length - 1]![1];
+}
+
+/**
+ * Hairline elevation (radians above the head's equator) at azimuth phi (0 = face). `aroundEars`:
+ * the card cut's hairline, which goes round the ears (see {@link EAR_HAIRLINE}); otherwise the
+ * solid locks' bob, which covers them.
+ */
+function hairline(style: FaceLayout['style'], phi: number, aroundEars = false): number {
   const front = ((1 + Math.cos(phi)) / 2) ** 2.2;
   const side = Math.sin(phi) ** 2;
+  const sideDrop = 0.12;
+  if (style.hair === 'swept-fringe' && aroundEars) {
+    const sweep = phi > 0 ? 0.1 : -0.05;
+    const scallop = 0.015 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
+    return curveAt(EAR_HAIRLINE, Math.abs(phi)) + sweep * front + scallop;
+  }
   if (style.hair === 'swept-fringe') {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
@@ -45,7 +86,7 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
   for (let row = 0; row <= ROWS + 2; row++) {
     for (let j = 0; j < AROUND; j++) {
       const phi = -Math.PI + (2 * Math.PI * j) / AROUND;
-      const low = hairline(style, phi, withCards ? CARD_SIDE_DROP : undefined);
+      const low = hairline(style, phi, withCards);
       const k = Math.max(0.6, Math.min(row, ROWS)) / ROWS;
       const el = lerp(Math.PI / 2, low, k ** 0.85);
       const dir = norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
@@ -60,7 +101,12 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
       const edgeTaper = 1 - (fringe && !withCards ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
       let thick = (volume - strands * 0.3) * edgeTaper;
-      if (row > ROWS) thick = row === ROWS + 1 ? (withCards ? 0.0002 : fringe ? 0.0015 : -0.0005) : -0.003;
+      if (row > ROWS) {
+        // The rolled edge tucks into the skin; under cards it dives in gently and in the skin's
+        // colour, so no crease line shows on the forehead between the fringe's strands.
+        thick =
+          row === ROWS + 1 ? (withCards ? -0.0002 : fringe ? 0.0015 : -0.0005) : withCards ? -0.0012 : -0.003;
+      }
       let p = add(skin, scale(dir, thick));
       if (fringe && !withCards) {
         // The fringe lifts off the forehead a little so it reads as a separate lock.
@@ -78,7 +124,7 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       const edge = row > ROWS ? 1 : smoothstep(0.8, 1, k);
       // Under cards the shell's edge fades all but fully into the skin: the cards' strands draw
       // the hairline, and the shell must not show a rim below them.
-      colors.push(mix3(hairColor, skinColor, (withCards ? 0.9 : 0.55) * edge));
+      colors.push(mix3(hairColor, skinColor, (withCards ? 1 : 0.55) * edge));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
@@ -103,9 +149,6 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
   return [shell, fringeCards(layout, root, tip)];
 }
 
-/** With cards, the short cut covers the ears' tops: the hairline runs this much lower at the sides. */
-const CARD_SIDE_DROP = 0.22;
-
 /** Slices of the strand texture a card may wear (a third of its width each, overlapping). */
 const CARD_SLICES = 5;
 
@@ -113,7 +156,7 @@ const CARD_SLICES = 5;
 function fringeCards(layout: FaceLayout, root: V3, tip: V3): Part {
   const rand = random(0x63617264);
   const mesh: CardMesh = { positions: [], colors: [], uvs: [], indices: [] };
-  for (const { points, layer, front } of fringeLocks(layout, root, tip, CARD_SIDE_DROP)) {
+  for (const { points, layer, front } of fringeLocks(layout, root, tip, true)) {
     const slice = Math.floor(rand() * CARD_SLICES);
     const u0 = (slice / CARD_SLICES) * 0.5;
     // Lower layers sit in the shade of the ones above them.
@@ -203,7 +246,7 @@ function fringeLocks(
   layout: FaceLayout,
   root: V3,
   tip: V3,
-  sideDrop?: number,
+  aroundEars = false,
 ): { points: LockPoint[]; layer: number; front: number }[] {
   const style = layout.style;
   const locks: { points: LockPoint[]; layer: number; front: number }[] = [];
@@ -226,7 +269,10 @@ function fringeLocks(
       const start = slerpDir(whorl, direction(from, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
       // Tips end at different lengths round the hairline (no straight cut line).
       const elEnd =
-        hairline(style, phiEnd, sideDrop) - 0.03 - 0.05 * front - (0.02 + 0.08 * rand()) * (1 - front);
+        hairline(style, phiEnd, aroundEars) -
+        0.03 -
+        (aroundEars ? 0.09 : 0.05) * front -
+        (0.02 + 0.08 * rand()) * (1 - front);
       const end = direction(from, elEnd);
       const width = layer.width * (0.75 + 0.5 * rand());
       const shade = 0.8 + 0.35 * rand();

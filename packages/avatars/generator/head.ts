@@ -52,13 +52,13 @@ export function buildHead(layout: FaceLayout): Part {
     // (the "white roll") and two philtrum columns run from the cupid's bow up to the nose.
     const corner = 0.3 + 0.7 * smoothstep(0.97, 0.55, Math.abs(ca));
     const border = lipBorder(alpha);
-    const full = style.lipFullness * (lower > 0.5 ? 1.25 : 0.9);
+    const full = style.lipFullness * (lower > 0.5 ? 1.1 : 1);
     const rise = 0.45 + 0.55 * smoothstep(0, 0.6 * border, t);
     const fall = 1 - smoothstep(0.85 * border, border + 0.014, t);
     const ridge = (1 - lower) * 0.22 * gauss((t - border) ** 2, 0.0045);
     let bulge = full * corner * (rise * fall + ridge);
     const philtrumBand = (1 - lower) * smoothstep(border, border + 0.01, t) * (1 - smoothstep(0.07, 0.12, t));
-    bulge += 0.0007 * philtrumBand * gauss((Math.abs(p[0]) - 0.0048) ** 2, 0.0014);
+    bulge += 0.0013 * philtrumBand * gauss((Math.abs(p[0]) - 0.0046) ** 2, 0.0013);
     p = add(p, scale(norm(dir), bulge));
     const color = paintSkin(layout, palette, p, t, alpha, VERTEX_DETAIL);
     const lipZone = 1 - smoothstep(0.03, 0.16, t);

@@ -3,11 +3,14 @@
  * function of direction. Every part and every morph field reads positions from here, so eyes,
  * brows, hair and lips agree about where the skin is.
  */
-import { add, cross, gauss, norm, scale, smoothstep, type V3, v3 } from './math.js';
+import { add, cross, gauss, lerp, norm, scale, smoothstep, type V3, v3 } from './math.js';
 import type { AvatarStyle } from './style.js';
 
 /** Upturn of the mouth corners in the neutral pose (radians in the mouth frame). */
 export const SMILE_CURVE = 0.035;
+
+/** How far the front of the eyeball stands out of the socket's skin (metres). */
+const EYE_PROUD = 0.0048;
 
 /** Elevation of the mouth below the head centre (radians). */
 const MOUTH_ELEVATION = -0.52;
@@ -43,11 +46,20 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   // A shorter lower face than cranium in design space; proportions.ts stretches it to adult.
   if (y < 0) y *= 0.9;
   const front = smoothstep(0.0, 0.06, z);
-  // Jaw: narrower than the cranium below the cheekbones, and a narrower chin again.
-  const low = smoothstep(-0.005, -0.095, y);
-  x *= 1 - style.jawTaper * low;
-  x *= 1 - 0.05 * smoothstep(-0.05, -0.09, y) * front;
+  // Jaw: a rounded U below the cheekbones, not the V an ellipsoid tapered towards its pole makes.
+  // Each horizontal slice keeps its shape; its width follows a superellipse (flatter at the
+  // bottom than the ellipse), narrowed towards the chin by the style's taper.
+  const yl = ry * 0.9;
+  const tl = clamp01(-y / yl);
+  const ellipse = Math.sqrt(Math.max(1e-9, 1 - tl * tl));
+  const rounded = (1 - tl ** JAW_ROUNDNESS) ** (1 / JAW_ROUNDNESS);
+  const low = smoothstep(0.0, 0.75, tl);
+  x *= Math.min(JAW_MAX_WIDEN, rounded / ellipse) * (1 - style.jawTaper * low);
   z *= 1 - 0.1 * low * (1 - front);
+  // The jaw's underside rises from the chin back to the angle below the ear (side view: a
+  // jawline, not a flat bowl bottom under the head centre); the chin keeps its depth.
+  const chinward = smoothstep(-0.25 * rz, 0.6 * rz, z);
+  y += (1 - lerp(UNDERSIDE_LIFT, 1, chinward)) * ramp(-0.025 - y, 0.02);
   // Chin pushed forward, with the groove between lower lip and chin above it.
   z += 0.008 * gauss(x * x + (y + 0.08) ** 2, 0.016) * front;
   z -= 0.0016 * gauss(x * x * 0.4 + (y + 0.062) ** 2, 0.005) * front;
@@ -65,7 +77,7 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
     // face forward and out so the cheek rounds into the jaw instead of running flat to it.
     const mass = gauss((ax - 0.043) ** 2 + (y + 0.034) ** 2 * 0.7, 0.015) * front;
     z += cheeks * mass;
-    x += Math.sign(x) * 0.5 * cheeks * mass;
+    x += Math.sign(x) * 0.2 * cheeks * mass;
     // The nasolabial fold: a shallow groove on the line from the nose wing to past the mouth
     // corner, where the cheek's mass ends.
     const along = clamp01(((ax - 0.012) * 0.35 + -(y + 0.026) * 0.94) / 0.03);
@@ -87,13 +99,35 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const bridge = gauss((x / bridgeWidth) ** 2 + (yn > 0 ? (yn / 0.019) ** 2 : (yn / 0.0065) ** 2), 1);
   const tip = gauss(x * x * 1.3 + (y + 0.022) ** 2, 0.0047);
   const wings = gauss((Math.abs(x) - 0.0105) ** 2 + (y + 0.0255) ** 2 * 1.4, 0.0042);
-  z += (style.noseHeight * (0.72 * bridge + 0.55 * tip) + 0.0048 * wings) * front;
+  z += (style.noseHeight * (0.72 * bridge + 0.6 * tip) + 0.0056 * wings) * front;
+  // The alar crease: a shallow groove round the back of each wing, so the wings read as their
+  // own shapes beside the tip instead of melting into the cheeks.
+  const wingDistance = Math.hypot(Math.abs(x) - 0.0105, (y + 0.0255) * 0.85);
+  const behindTip = smoothstep(0.004, 0.012, Math.abs(x));
+  z -= 0.0011 * gauss((wingDistance - 0.0068) ** 2, 0.0013) * behindTip * front;
   // Philtrum groove.
-  z -= 0.001 * gauss(x * x, 0.0022) * gauss((y + 0.035) ** 2, 0.004) * front;
+  z -= 0.0016 * gauss(x * x, 0.0022) * gauss((y + 0.035) ** 2, 0.004) * front;
   return v3(x, y, z);
 }
 
+/** How far the underside behind the chin folds up (its drop below the knee is scaled by this). */
+const UNDERSIDE_LIFT = 0.5;
+
 const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
+
+/** Superellipse exponent of the jaw's front outline (2: the ellipsoid's own, larger: squarer). */
+const JAW_ROUNDNESS = 2.3;
+/** Cap on how much the jaw outline widens a slice (the ratio grows without bound at the pole). */
+const JAW_MAX_WIDEN = 1.5;
+
+/**
+ * Smooth max(0, u) with a rounded knee of width `knee`: used to fold the head's underside up
+ * without a crease.
+ */
+function ramp(u: number, knee: number): number {
+  if (u <= 0) return 0;
+  return u < knee ? (u * u) / (2 * knee) : u - knee / 2;
+}
 
 export function createLayout(style: AvatarStyle): FaceLayout {
   const m = norm(v3(0, Math.sin(MOUTH_ELEVATION), Math.cos(MOUTH_ELEVATION)));
@@ -102,9 +136,11 @@ export function createLayout(style: AvatarStyle): FaceLayout {
   const skinAt = (dir: V3): V3 => shapeSkin(style, norm(dir));
   const mouth = skinAt(m);
   const eyeZ = (x: number): number => skinAt(v3(x, 0.001, 0.09))[2];
+  // The eyeball's front stands this far out of the socket's skin, whatever its size.
+  const sink = style.eyeRadius - EYE_PROUD;
   const eyes: [V3, V3] = [
-    v3(style.eyeSpacing, 0.001, eyeZ(style.eyeSpacing) - 0.0085),
-    v3(-style.eyeSpacing, 0.001, eyeZ(-style.eyeSpacing) - 0.0085),
+    v3(style.eyeSpacing, 0.001, eyeZ(style.eyeSpacing) - sink),
+    v3(-style.eyeSpacing, 0.001, eyeZ(-style.eyeSpacing) - sink),
   ];
   const ev0 = ev[1] < 0 ? scale(ev, -1) : ev;
   /** Direction of a mouth-frame angle offset (u across, v up), as the head grid maps it. */

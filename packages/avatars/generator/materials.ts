@@ -82,6 +82,8 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
     // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).
     scalp: new THREE.MeshStandardMaterial({ name: 'Scalp', vertexColors: true, roughness: 0.8 }),
     brows: new THREE.MeshStandardMaterial({ name: 'Brows', vertexColors: true, roughness: 0.85 }),
+    // Lashes: matte and dark (the skin's sheen would tint them pink).
+    lashes: new THREE.MeshStandardMaterial({ name: 'Lashes', vertexColors: true, roughness: 0.9 }),
     cloth: new THREE.MeshPhysicalMaterial({
       name: 'Cloth',
       vertexColors: true,

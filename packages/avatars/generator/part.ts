@@ -5,6 +5,7 @@ import type { V3 } from './math.js';
 /** Named materials; `materials.ts` turns each into a three.js material. */
 export type MaterialKey =
   | 'skin'
+  | 'lashes'
   | 'mouth'
   | 'eye'
   | 'cornea'

@@ -18,6 +18,8 @@ export interface AvatarStyle {
    */
   lowerFace: number;
   cranium: number;
+  /** Vertical stretch below the lower lip, on top of `lowerFace` (< 1: a shorter chin). */
+  chin: number;
   /** How much narrower the jaw is than the cranium (0..1). */
   jawTaper: number;
   /**
@@ -61,12 +63,13 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     head: [0.077, 0.098, 0.09],
     lowerFace: 1.17,
     cranium: 1.08,
-    jawTaper: 0.115,
-    sculpt: { cheeks: 0.006, jaw: 0.0012 },
-    eyeRadius: 0.0133,
-    eyeSpacing: 0.031,
-    mouthHalfAngle: 0.215,
-    lipFullness: 0.0042,
+    chin: 0.85,
+    jawTaper: 0.25,
+    sculpt: { cheeks: 0.004, jaw: 0.0012 },
+    eyeRadius: 0.0147,
+    eyeSpacing: 0.0325,
+    mouthHalfAngle: 0.24,
+    lipFullness: 0.0038,
     noseHeight: 0.0165,
     colors: {
       skin: 0xe9b594,
@@ -91,11 +94,12 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     head: [0.079, 0.1, 0.091],
     lowerFace: 1.16,
     cranium: 1.08,
-    jawTaper: 0.13,
-    eyeRadius: 0.0135,
-    eyeSpacing: 0.0315,
-    mouthHalfAngle: 0.225,
-    lipFullness: 0.005,
+    chin: 0.85,
+    jawTaper: 0.25,
+    eyeRadius: 0.0149,
+    eyeSpacing: 0.033,
+    mouthHalfAngle: 0.25,
+    lipFullness: 0.0056,
     noseHeight: 0.015,
     colors: {
       skin: 0x8d5a3f,

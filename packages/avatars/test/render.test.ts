@@ -16,14 +16,15 @@ import type { Rect, SheetRow } from './render/page.js';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
 /**
- * Frames of the avatars before the hair cards, the cheek sculpt and the textured neck and ears
- * (the baked-skin avatars), kept for the comparison. The earlier sheets
- * (docs/images/avatar-before-after.png: 0.1.0 → realism pass; avatar-skin-before-after.png:
- * vertex colours → baked skin) are kept as they were written and not redrawn.
+ * Frames of the avatars before the face pass (rounded jaw and short chin, shaped lips, bigger
+ * eyes with lashes, hair round the ears): the hair-card avatars, kept for the comparison. The
+ * earlier sheets (docs/images/avatar-before-after.png: 0.1.0 → realism pass;
+ * avatar-skin-before-after.png: vertex colours → baked skin; avatar-hair-before-after.png: baked
+ * skin → hair cards) are kept as they were written and not redrawn.
  */
-const before = join(images, 'textured');
+const before = join(images, 'hair-cards');
 const comparison = fileURLToPath(
-  new URL('../../../docs/images/avatar-hair-before-after.png', import.meta.url),
+  new URL('../../../docs/images/avatar-face-before-after.png', import.meta.url),
 );
 /** A close-up of the face (eyes to chin) where skin texture, lips and eye highlights show. */
 const CLOSE_UP = { position: [0, 1.59, 0.34], target: [0, 1.575, 0], fov: 24 };
@@ -159,7 +160,7 @@ describe('built-in avatars render in Chromium', () => {
     });
   }
 
-  it('writes the before/after sheet (hair cards, sculpt, textured neck and ears) to docs/images', async () => {
+  it('writes the before/after sheet (jaw, lips, eyes, hairline) to docs/images', async () => {
     const columns = ['idle', 'speaking', 'blink', 'closeup', 'side'];
     const rows: SheetRow[] = [];
     for (const entry of index.avatars) {

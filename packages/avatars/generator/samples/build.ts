@@ -38,6 +38,7 @@ const SHADE: VrmDescription['shade'] = {
   Tongue: [0.75, 0.6, 0.6],
   Hair: [0.6, 0.55, 0.6],
   Brows: [0.7, 0.65, 0.65],
+  Lashes: [0.7, 0.65, 0.65],
   Cloth: [0.62, 0.62, 0.72],
   Collar: [0.78, 0.78, 0.84],
 };

@@ -15,9 +15,16 @@ export const lowerOf = (alpha: number): number => smoothstep(0.45, -0.45, Math.s
 export const cornerOf = (alpha: number): number =>
   0.3 + 0.7 * smoothstep(0.97, 0.55, Math.abs(Math.cos(alpha)));
 
-/** The vermilion border's ring: the upper border dips in the middle (cupid's bow). */
+/**
+ * The vermilion border's ring. Both lips are fullest in the middle and thin out to the corners
+ * (a lip of one height end to end reads as a band); the upper border rises to two peaks either
+ * side of a sharp notch in the middle (the cupid's bow under the philtrum).
+ */
 export function lipBorder(alpha: number): number {
-  return lowerOf(alpha) > 0.5 ? 0.036 : 0.029 + 0.005 * Math.sin(2 * alpha) ** 2;
+  const across = Math.abs(Math.cos(alpha));
+  if (lowerOf(alpha) > 0.5) return 0.01 + 0.026 * smoothstep(0.995, 0.3, across);
+  const peaks = 0.008 + 0.027 * smoothstep(0.995, 0.3, across);
+  return peaks - 0.006 * Math.exp(-((across / 0.12) ** 2));
 }
 
 export interface SkinPalette {
@@ -74,8 +81,23 @@ export function paintSkin(
   // jaw, cooler temples, and a faint mottle so large areas do not read as plastic.
   const socket = gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2 * 0.8, 0.012);
   color = mix3(color, mix3(scale(skin, 0.78), blush, 0.25), 0.45 * socket * smoothstep(0.03, 0.06, p[2]));
-  const underJaw = smoothstep(-0.06, -0.09, p[1]) * (1 - smoothstep(0.02, 0.06, p[2]));
-  color = mix3(color, scale(skin, 0.7), 0.5 * underJaw);
+  // The jaw's underside (it rises from the chin towards the ear) sits in the shade, deepest
+  // where it turns into the neck: the jawline reads in a side view.
+  const underJaw = smoothstep(-0.045, -0.07, p[1]) * (1 - smoothstep(0.025, 0.062, p[2]));
+  color = mix3(color, scale(skin, 0.66), 0.6 * underJaw);
+  // Contours that give the nose and mouth their form under flat front light: the sides of the
+  // bridge, the shadow under the lower lip (above the chin's ball) and the mouth corners.
+  const bridgeSides =
+    gauss((Math.abs(p[0]) - 0.0085) ** 2, 0.0028) *
+    smoothstep(0.012, -0.004, p[1]) *
+    smoothstep(-0.03, -0.018, p[1]);
+  const underLip = gauss(p[0] ** 2 * 0.3 + (p[1] + 0.052) ** 2, 0.0042) * smoothstep(0.05, 0.075, p[2]);
+  const mouthCorners = gauss((Math.abs(p[0]) - 0.021) ** 2 + (p[1] + 0.037) ** 2, 0.0035);
+  color = mix3(
+    color,
+    mix3(scale(skin, 0.72), blush, 0.2),
+    0.3 * bridgeSides + 0.35 * underLip + 0.3 * mouthCorners,
+  );
   const temple = gauss((Math.abs(p[0]) - 0.065) ** 2 + (p[1] - 0.02) ** 2, 0.018);
   color = mix3(color, mix3(skin, linearRgb(0x8a8aa0), 0.25), 0.3 * temple);
   if (detail.noiseAt) {
@@ -102,9 +124,9 @@ export function paintSkin(
       smoothstep(border, border + 0.003, t) *
       (1 - smoothstep(border + 0.004, border + 0.01, t)) *
       cornerOf(alpha);
-    color = mix3(color, mix3(skin, [1, 0.93, 0.88], 0.25), 0.5 * roll);
+    color = mix3(color, scale(skin, 1.16), 0.45 * roll);
   }
   color = mix3(color, lips, lipMask);
   // A darker seam line so closed lips read as two lips.
-  return mix3(color, lipsInner, 0.6 * (1 - smoothstep(0, 0.007, t)));
+  return mix3(color, scale(lipsInner, 0.5), 0.65 * (1 - smoothstep(0, 0.007, t)));
 }
