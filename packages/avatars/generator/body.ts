@@ -6,7 +6,7 @@ import { uvOfDirection } from './skin/uv.js';
 
 const AROUND = 64;
 /** The neck's axis sits this far behind the head centre: the throat well behind the chin. */
-const NECK_BACK = 0.022;
+const NECK_BACK = 0.028;
 
 /** Superellipse point: rounder than a box, flatter than an ellipse. */
 function superellipse(a: number, w: number, d: number, n: number): [number, number] {
@@ -37,7 +37,7 @@ export function buildNeck(layout: FaceLayout, headY = 0): Part {
     const flare = smoothstep(-0.135 - headY, -0.07 - headY, y);
     // Clearly narrower than the jaw (a neck as wide as the jaw reads as a block), widening
     // towards the shoulders.
-    const w = 0.049 + 0.011 * smoothstep(0.55, 1, k) + 0.006 * flare;
+    const w = 0.048 + 0.012 * smoothstep(0.55, 1, k) + 0.003 * flare;
     const d = 0.046 + 0.008 * smoothstep(0.55, 1, k);
     for (let j = 0; j < columns; j++) {
       // Columns start and end at the back, where the texture band's two ends meet.

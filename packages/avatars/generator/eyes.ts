@@ -288,7 +288,7 @@ function lidModel(layout: FaceLayout, side: Side): { lids: Part; lashes: Part } 
         const length = (0.4 + 0.6 * smoothstep(-1.3, 0.8, g)) * (1 - 0.7 * smoothstep(1.05, 1.4, g));
         // Lashes curl up and out past the lid: from the front they thicken the lash line into a
         // dark frame above the eye, longest and flicked out at the outer corner.
-        if (row === 1) out.push(point(g + 0.12 * length, edge + 0.2 * length, r * (1.12 + 0.34 * length)));
+        if (row === 1) out.push(point(g + 0.1 * length, edge + 0.16 * length, r * (1.1 + 0.24 * length)));
         else out.push(point(g, edge + (row === 0 ? 0.01 : -0.015), r * (row === 0 ? 1.075 : 1.06)));
       }
     }
@@ -304,7 +304,7 @@ function lidModel(layout: FaceLayout, side: Side): { lids: Part; lashes: Part } 
         const towardsOuter = smoothstep(-0.6, 1.2, g);
         if (lid === 'upper') {
           const line =
-            row <= 0 ? 1 : row === 1 ? 0.7 + 0.3 * towardsOuter : row === 2 ? 0.25 * towardsOuter : 0;
+            row <= 0 ? 1 : row === 1 ? 0.45 + 0.3 * towardsOuter : row === 2 ? 0.1 * towardsOuter : 0;
           // The crease reads as a soft shadow line across the lid.
           const crease = row === 3 ? 0.22 : row === 4 ? 0.1 : 0;
           colors.push(mix3(mix3(lidSkin, creaseShadow, crease), lash, line));

@@ -63,6 +63,9 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   // Chin pushed forward, with the groove between lower lip and chin above it.
   z += 0.008 * gauss(x * x + (y + 0.08) ** 2, 0.016) * front;
   z -= 0.0016 * gauss(x * x * 0.4 + (y + 0.062) ** 2, 0.005) * front;
+  // The chin's mass: the mandible's front stands forward under the lower lip, so the profile
+  // drops from the lip into a groove and then a chin, instead of curving away to the throat.
+  z += CHIN_FORWARD * gauss(x * x, 0.017) * smoothstep(-0.05, -0.064, y) * smoothstep(0.01, 0.05, z);
   // Cheekbones high and forward, the cheek hollowing a little beneath them.
   const cheekbone = gauss((Math.abs(x) - 0.046) ** 2 + (y + 0.008) ** 2 * 1.8, 0.013) * front;
   x += Math.sign(x) * 0.004 * cheekbone;
@@ -110,8 +113,11 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   return v3(x, y, z);
 }
 
+/** How far the chin stands forward of the ellipsoid's curve below the lower lip (metres). */
+const CHIN_FORWARD = 0.01;
+
 /** How far the underside behind the chin folds up (its drop below the knee is scaled by this). */
-const UNDERSIDE_LIFT = 0.5;
+const UNDERSIDE_LIFT = 0.72;
 
 const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
 
