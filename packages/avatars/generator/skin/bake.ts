@@ -85,7 +85,7 @@ export function bakeSkinMaps(layout: FaceLayout, warp: HeadWarp, size: number): 
         gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0025) * smoothstep(0.07, 0.09, p[2]);
       const socket = gauss((Math.abs(p[0]) - style.eyeSpacing) ** 2 + (p[1] - 0.001) ** 2, 0.009) * front;
       const seam = 1 - smoothstep(0, 0.01, t);
-      const occlusion = clamp(1 - 0.5 * nostril - 0.25 * socket - 0.35 * seam);
+      const occlusion = clamp(1 - 0.35 * nostril - 0.25 * socket - 0.35 * seam);
       orm[k * 3] = Math.round(occlusion * 255);
       orm[k * 3 + 1] = Math.round(roughness * 255);
       orm[k * 3 + 2] = 0;
@@ -108,10 +108,12 @@ function heightAt(layout: FaceLayout, p: V3, w: V3, lip: number): number {
   // millimetres that breaks up highlights even where pores are smaller than a pixel.
   h += 0.00002 * (fbm(x / 0.0006, y / 0.0006, z / 0.0006, 2, 5) - 0.5);
   h += 0.000045 * (1 - 0.7 * lip) * (fbm(x / 0.0022, y / 0.0022, z / 0.0022, 3, 17) - 0.5);
-  // Lips: fine vertical lines, wavering a little.
+  // Lips: fine vertical lines, wavering and fading in and out along the lip (evenly spaced lines
+  // of one depth read as stripes).
   if (lip > 0) {
-    const waver = 0.0005 * (valueNoise(x / 0.002, y / 0.002, z / 0.002, 13) - 0.5);
-    h += 0.000038 * lip * Math.sin((2 * Math.PI * (x + waver)) / 0.0014);
+    const waver = 0.0009 * (valueNoise(x / 0.002, y / 0.002, z / 0.002, 13) - 0.5);
+    const depth = 0.3 + 0.7 * valueNoise(x / 0.0025, y / 0.0015, z / 0.0025, 29);
+    h += 0.000026 * lip * depth * Math.sin((2 * Math.PI * (x + waver)) / 0.0014);
   }
   // Faint horizontal forehead lines.
   const forehead =

@@ -75,7 +75,7 @@ export function paintSkin(
     gauss((Math.abs(p[0]) - 0.045) ** 2 + (p[1] + 0.02) ** 2, 0.014) * smoothstep(0.02, 0.06, p[2]);
   const noseTip = gauss(p[0] ** 2 + (p[1] + 0.022) ** 2, 0.007) * smoothstep(0.08, 0.1, p[2]);
   const nostrils =
-    gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0275) ** 2, 0.0022) * smoothstep(0.07, 0.09, p[2]);
+    gauss((Math.abs(p[0]) - 0.0072) ** 2 + (p[1] + 0.0278) ** 2, 0.0018) * smoothstep(0.07, 0.09, p[2]);
   let color = mix3(skin, blush, 0.4 * cheeks + 0.22 * noseTip);
   // Skin is not one colour: warmer, darker sockets round the eyes, a shaded underside of the
   // jaw, cooler temples, and a faint mottle so large areas do not read as plastic.
@@ -114,7 +114,7 @@ export function paintSkin(
       0.5 * Math.sin(p[0] * 1130 + p[1] * 870) * Math.sin(p[2] * 990 - p[1] * 640);
     color = scale(color, 1 + 0.035 * mottle);
   }
-  color = mix3(color, scale(skin, 0.45), 0.55 * nostrils);
+  color = mix3(color, scale(skin, 0.5), 0.38 * nostrils);
   const lipMask = lipMaskAt(t, alpha, detail.lipEdge);
   if (detail.noiseAt) {
     // A pale rim just outside the upper lip's border (the "white roll") makes the lip line read.
