@@ -23,7 +23,7 @@ function superellipse(a: number, w: number, d: number, n: number): [number, numb
  */
 export function buildNeck(layout: FaceLayout, headY = 0): Part {
   const skin = linearRgb(layout.style.colors.skin);
-  const shadow = mix3(skin, linearRgb(0x5a3a30), 0.35);
+  const shadow = mix3(skin, linearRgb(0x5a3a30), 0.45);
   const positions: V3[] = [];
   const colors: V3[] = [];
   const uvs: [number, number][] = [];
@@ -46,7 +46,10 @@ export function buildNeck(layout: FaceLayout, headY = 0): Part {
       // The front runs forward under the chin; the back rises into the skull a little further back.
       const z = z0 > 0 ? z0 + 0.02 * flare ** 1.5 * (z0 / d) : z0 - 0.006 * flare * (-z0 / d);
       positions.push(v3(x, y, z - NECK_BACK));
-      const color = mix3(skin, shadow, (1 - smoothstep(0.1, 0.45, k)) * smoothstep(0, 0.02, z));
+      // The jaw shades the top of the neck at the front and sides (behind the ear the neck runs
+      // up into the skull in the open), so the jaw's edge reads as a lit edge over a shadow.
+      const underJaw = (1 - smoothstep(0.05, 0.4, k)) * smoothstep(-0.04, 0.0, z);
+      const color = mix3(skin, shadow, underJaw);
       colors.push(color);
       multipliers.push(
         v3(Math.min(1, color[0] / skin[0]), Math.min(1, color[1] / skin[1]), Math.min(1, color[2] / skin[2])),

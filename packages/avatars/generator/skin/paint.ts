@@ -83,8 +83,8 @@ export function paintSkin(
   color = mix3(color, mix3(scale(skin, 0.78), blush, 0.25), 0.45 * socket * smoothstep(0.03, 0.06, p[2]));
   // The jaw's underside (it rises from the chin towards the ear) sits in the shade, deepest
   // where it turns into the neck: the jawline reads in a side view.
-  const underJaw = smoothstep(-0.045, -0.07, p[1]) * (1 - smoothstep(0.025, 0.062, p[2]));
-  color = mix3(color, scale(skin, 0.66), 0.6 * underJaw);
+  const underJaw = smoothstep(-0.055, -0.075, p[1]) * (1 - smoothstep(0.025, 0.062, p[2]));
+  color = mix3(color, scale(skin, 0.66), 0.5 * underJaw);
   // Contours that give the nose and mouth their form under flat front light: the sides of the
   // bridge, the shadow under the lower lip (above the chin's ball) and the mouth corners.
   const bridgeSides =
