@@ -58,7 +58,7 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   z *= 1 - 0.1 * low * (1 - front);
   // The jaw's underside rises from the chin back to the angle below the ear (side view: a
   // jawline, not a flat bowl bottom under the head centre); the chin keeps its depth.
-  const chinward = smoothstep(-0.25 * rz, 0.6 * rz, z);
+  const chinward = smoothstep(-0.035, 0.015, z);
   y += (1 - lerp(UNDERSIDE_LIFT, 1, chinward)) * ramp(-0.025 - y, 0.02);
   // Chin pushed forward, with the groove between lower lip and chin above it.
   z += 0.008 * gauss(x * x + (y + 0.08) ** 2, 0.016) * front;
@@ -117,7 +117,7 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
 const CHIN_FORWARD = 0.01;
 
 /** How far the underside behind the chin folds up (its drop below the knee is scaled by this). */
-const UNDERSIDE_LIFT = 0.72;
+const UNDERSIDE_LIFT = 0.6;
 
 const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
 
