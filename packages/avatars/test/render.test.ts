@@ -149,7 +149,7 @@ describe('built-in avatars render in Chromium', () => {
         }
       }
       const figures = pairs.map(
-        (p) => `${p.pair} mean ${p.mean.toFixed(1)} changed ${(p.changed * 100).toFixed(0)}%`,
+        (p) => `${p.pair} mean ${p.mean.toFixed(1)} changed ${(p.changed * 100).toFixed(1)}%`,
       );
       console.log(`${entry.id} mouth ${rect.width}x${rect.height}: ${figures.join('; ')}`);
       // Every pair of mouth shapes differs clearly in the mouth region.
