@@ -76,10 +76,10 @@ export function faceField(layout: FaceLayout, name: ArkitBlendshape, p: V3, rig:
     case 'mouthClose': {
       // Lips pressed together independently of the jaw: the vermilion thins, the lower lip pushes
       // up against the upper one and the chin tightens.
-      const squeeze = scale(ev, -0.75 * lv * rig.edge * centre);
+      const squeeze = scale(ev, -0.7 * lv * rig.edge * centre);
       const lips = add(
-        scale(ev, 0.0075 * lowerEdge - 0.003 * upperEdge),
-        scale(m, 0.005 * lowerEdge * centre + 0.0025 * upperEdge * centre),
+        scale(ev, 0.0075 * lowerEdge - 0.0025 * upperEdge),
+        scale(m, 0.0062 * lowerEdge * centre + 0.002 * upperEdge * centre),
       );
       const chin = facePatch(p, 0, mouth[1] - 0.028, 0.011);
       return add(add(squeeze, lips), add(scale(ev, 0.005 * chin), scale(m, 0.004 * chin)));
