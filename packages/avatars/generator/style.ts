@@ -60,7 +60,7 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     name: 'Mika',
     description:
       'Friendly stylised presenter with warm skin, a swept dark-brown fringe, hazel eyes and a teal hoodie.',
-    head: [0.077, 0.098, 0.09],
+    head: [0.073, 0.098, 0.09],
     lowerFace: 1.28,
     cranium: 1.08,
     chin: 0.85,
@@ -91,7 +91,7 @@ export const AVATAR_STYLES: readonly AvatarStyle[] = [
     name: 'Juno',
     description:
       'Cheerful stylised guide with deep-brown skin, a high bun, amber eyes and a mustard knit sweater.',
-    head: [0.079, 0.1, 0.091],
+    head: [0.075, 0.1, 0.091],
     lowerFace: 1.27,
     cranium: 1.08,
     chin: 0.85,
