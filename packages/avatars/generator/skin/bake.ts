@@ -112,8 +112,8 @@ function heightAt(layout: FaceLayout, p: V3, w: V3, lip: number): number {
   // of one depth read as stripes).
   if (lip > 0) {
     const waver = 0.0009 * (valueNoise(x / 0.002, y / 0.002, z / 0.002, 13) - 0.5);
-    const depth = 0.3 + 0.7 * valueNoise(x / 0.0025, y / 0.0015, z / 0.0025, 29);
-    h += 0.000026 * lip * depth * Math.sin((2 * Math.PI * (x + waver)) / 0.0014);
+    const depth = 0.45 + 0.75 * valueNoise(x / 0.0025, y / 0.0015, z / 0.0025, 29);
+    h += 0.00004 * lip * depth * Math.sin((2 * Math.PI * (x + waver)) / 0.0014);
   }
   // Faint horizontal forehead lines.
   const forehead =
