@@ -96,7 +96,9 @@ export function buildTorso(layout: FaceLayout): Part {
     // k 0: chest cut; 0.7: shoulder line; 1: round into the neck opening.
     const body = smoothstep(0, 0.7, k);
     const cap = smoothstep(0.62, 1, k);
-    const y = lerp(-0.46, -0.2, body) + 0.058 * Math.sin((cap * Math.PI) / 2);
+    // The shoulder line: a rounded shoulder point, then the trapezius rising to the neck (a
+    // slope, not a dome from the neck out).
+    const y = lerp(-0.46, -0.2, body) + 0.058 * (0.7 * Math.sin((cap * Math.PI) / 2) + 0.3 * cap ** 2.5);
     const w = lerp(half * 0.92, half, smoothstep(0.3, 0.65, k)) * (1 - cap ** 1.4 * 0.74);
     const d = lerp(0.1, 0.108, body) * (1 - cap ** 1.4 * 0.52);
     for (let j = 0; j < AROUND; j++) {
@@ -127,9 +129,9 @@ export function buildCollar(layout: FaceLayout): Part {
     for (let j = 0; j < AROUND; j++) {
       const a = (2 * Math.PI * j) / AROUND;
       const front = (1 + Math.cos(a)) / 2;
-      const tube = 0.011;
+      const tube = 0.008;
       const [x, z] = superellipse(a, 0.058 + tube * Math.cos(t), 0.06 + tube * Math.cos(t), 2.2);
-      positions.push(v3(x, -0.142 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
+      positions.push(v3(x, -0.147 - 0.012 * front ** 3 + tube * 0.8 * Math.sin(t), z - 0.016));
       colors.push(mix3(color, v3(0.5, 0.5, 0.5), 0.1 * (0.5 + 0.5 * Math.cos(a * 40))));
     }
   }
