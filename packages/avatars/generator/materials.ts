@@ -76,7 +76,7 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
     hairCards: new THREE.MeshStandardMaterial({
       name: 'HairCards',
       vertexColors: true,
-      roughness: 0.55,
+      roughness: 0.6,
       alphaTest: 0.5,
     }),
     // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).
