@@ -73,7 +73,7 @@ function lockSlice(rand: () => number): [number, number] {
 /** The bun style: the shell (with the bun's core) and the cards. */
 export function buildBunHair(layout: FaceLayout): Part[] {
   const shape = bunShape();
-  const shell = buildHairShell(layout, shape, { hairlineSkin: 0.5, shade: 0.75, inset: 0.012 });
+  const shell = buildHairShell(layout, shape, { hairlineSkin: 0.3, shade: 0.75, inset: 0.012 });
   const centre = add(layout.skinAt(BUN_AXIS), scale(BUN_AXIS, BUN_RADIUS * 0.95));
   const frame = bunFrame();
   addBunCore(layout, shell, centre, frame);
@@ -163,11 +163,16 @@ function headLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh
           up: dir,
           width: width * (0.45 + 0.55 * k),
           thickness: 0.0008,
-          color: scale(mix3(root, tip, tint + 0.2 * k), 2.1 * shade * sheen),
+          // Darker towards the hairline, where the frayed ends thin out over the skin (a light
+          // fringe of mip-blurred strand ends would read as a band along the forehead).
+          color: scale(
+            mix3(root, tip, tint + 0.1 * k),
+            2.1 * shade * sheen * (1 - 0.4 * smoothstep(0.7, 1, k)),
+          ),
         });
       }
       const [u0, u1] = lockSlice(rand);
-      appendCard(points, u0, u1, mesh, 1, 2.6);
+      appendCard(points, u0, u1, mesh, 1, 3.2);
     }
   });
 }
@@ -183,7 +188,7 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
       th1: th0 - (0.18 + 0.1 * rand()) * Math.PI,
       ph0: 2 * Math.PI * rand(),
       sweep: (1.1 + 0.4 * rand()) * Math.PI,
-      lift: 0.0008 + 0.0018 * (w / 15) + 0.0008 * rand(),
+      lift: 0.0012 + 0.0025 * (w / 15) + 0.001 * rand(),
     });
   }
   for (let w = 0; w < 6; w++) {
@@ -192,7 +197,7 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
       th1: 0.04 * Math.PI,
       ph0: (2 * Math.PI * w) / 6 + 0.4 * rand(),
       sweep: 0.8 * Math.PI,
-      lift: 0.0034 + 0.0006 * rand(),
+      lift: 0.0042 + 0.0006 * rand(),
     });
   }
   for (const wrap of wraps) {
@@ -212,7 +217,7 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
         up,
         width: width * (0.6 + 0.4 * Math.sin(Math.PI * Math.min(1, 0.2 + k))),
         thickness: 0.0009,
-        color: scale(mix3(root, tip, 0.3 + 0.3 * k), 2 * shade * sheen),
+        color: scale(mix3(root, tip, 0.35 + 0.35 * k), 2.6 * shade * sheen),
       });
     }
     const [u0, u1] = lockSlice(rand);
@@ -220,13 +225,14 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
   }
 }
 
-/** Fine short hairs lying on the skin at the hairline, thickest at the temples. */
+/** Fine short hairs lying on the skin at the hairline: most at the temples, some over the forehead and the nape. */
 function babyHairs(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
   const rand = random(0x62616279);
-  for (let i = 0; i < 22; i++) {
+  for (let i = 0; i < 34; i++) {
     const side = i % 2 === 0 ? 1 : -1;
-    // Two thirds at the temples, the rest spread over the forehead.
-    const phi = i < 14 ? side * (0.55 + 0.6 * rand()) : side * 0.5 * rand();
+    // 14 at the temples, 8 over the forehead, 12 along the nape.
+    const phi =
+      i < 14 ? side * (0.55 + 0.6 * rand()) : i < 22 ? side * 0.5 * rand() : side * (Math.PI - 0.9 * rand());
     const hl = shape.hairline(phi);
     const start = direction(phi, hl + 0.035);
     // They fall forward and curl a little towards the face's middle line at the temples.

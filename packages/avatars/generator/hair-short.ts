@@ -196,7 +196,7 @@ function fringePieces(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
     const end = direction(from, elEnd);
     const width = (0.008 + 0.005 * rand()) * (1 - 0.25 * Math.abs(phiEnd));
     const shade = 0.9 + 0.3 * rand();
-    const stand = 0.004 + 0.003 * rand();
+    const stand = 0.0025 + 0.0025 * rand();
     const points: LockPoint[] = [];
     for (let s = 0; s < LOCK_SAMPLES; s++) {
       const k = s / (LOCK_SAMPLES - 1);
