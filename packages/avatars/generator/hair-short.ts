@@ -166,9 +166,9 @@ function layeredLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
         points.push({
           p: hairSurface(layout, shape, dir, up + 0.0008),
           up: dir,
-          width: CARD_WIDTH * width * (0.7 + 0.3 * smoothstep(0, 0.3, k)),
+          width: CARD_WIDTH * width * (0.35 + 0.65 * smoothstep(0, 0.3, k)),
           thickness: 0.0012,
-          color: scale(mix3(root, tip, 0.2 + 0.5 * k), 1.6 * shade * sheen(dir)),
+          color: scale(mix3(root, tip, 0.2 + 0.5 * k), 1.3 * shade * sheen(dir)),
         });
       }
       const [u0, u1] = lockSlice(rand);
@@ -206,9 +206,9 @@ function fringePieces(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
       points.push({
         p: hairSurface(layout, shape, dir, off + 0.003 * (1 - k)),
         up: dir,
-        width: CARD_WIDTH * width * (0.75 + 0.25 * smoothstep(0, 0.3, k)),
+        width: CARD_WIDTH * width * (0.25 + 0.75 * smoothstep(0, 0.35, k)),
         thickness: 0.0014,
-        color: scale(mix3(root, tip, 0.25 + 0.5 * k), 1.5 * shade * sheen(dir)),
+        color: scale(mix3(root, tip, 0.25 + 0.5 * k), 1.25 * shade * sheen(dir)),
       });
     }
     const [u0, u1] = lockSlice(rand);
@@ -235,7 +235,7 @@ function wisps(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: Ca
         up: dir,
         width: 0.0045,
         thickness: 0.0002,
-        color: scale(mix3(root, tip, 0.5), 1.5),
+        color: scale(mix3(root, tip, 0.5), 1.25),
       });
     }
     appendCard(points, WISP_STRIP[0], WISP_STRIP[1], mesh, 0.9);
