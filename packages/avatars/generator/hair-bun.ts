@@ -111,7 +111,7 @@ function onBun(centre: V3, [e1, e2, a]: [V3, V3, V3], th: number, ph: number, r:
 function addBunCore(layout: FaceLayout, shell: Part, centre: V3, frame: [V3, V3, V3]): void {
   const rows = 16;
   const cols = 32;
-  const dark = scale(linearRgb(layout.style.colors.hair), 0.6);
+  const dark = scale(linearRgb(layout.style.colors.hair), 0.45);
   const start = shell.positions.length;
   for (let i = 0; i <= rows; i++) {
     for (let j = 0; j < cols; j++) {
@@ -202,7 +202,7 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
   }
   for (const wrap of wraps) {
     const shade = 0.8 + 0.4 * rand();
-    const width = 0.0085 * (0.85 + 0.3 * rand());
+    const width = 0.0075 * (0.85 + 0.3 * rand());
     const points: LockPoint[] = [];
     for (let s = 0; s < WRAP_SAMPLES; s++) {
       const k = s / (WRAP_SAMPLES - 1);
@@ -245,7 +245,7 @@ function babyHairs(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh
       points.push({
         p: add(layout.skinAt(dir), scale(dir, 0.0009 + shape.volume(dir) * (1 - k))),
         up: dir,
-        width: 0.0035 + 0.0015 * rand(),
+        width: 0.003 + 0.001 * rand(),
         thickness: 0.0002,
         color: scale(mix3(root, tip, 0.4), 1.2),
       });

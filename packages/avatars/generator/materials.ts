@@ -73,15 +73,15 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
     // fragment is shaded before the depth test can drop it, so in software rendering every card
     // layer costs a full shade — drawing both sides with the physical sheen lobe doubled the
     // frame (docs/benchmarks.md, "The textured built-in vs vertex colours").
-    // The specular is tinted with the hair's own colour and weaker than a dielectric's default, so
-    // the highlight is a warm sheen along the strands, not a grey veil of sky over the dark hair.
-    hairCards: new THREE.MeshPhysicalMaterial({
+    // Rough enough that the white specular of a standard material spreads into a soft sheen
+    // instead of a grey veil of sky over dark hair; the warm highlight is painted into the vertex
+    // colours and broken up by the strand texture. (A tinted physical specular looked a little
+    // better but cost 1.1–1.4× the frame with the default view options: docs/benchmarks.md.)
+    hairCards: new THREE.MeshStandardMaterial({
       name: 'HairCards',
       vertexColors: true,
-      roughness: 0.5,
+      roughness: 0.62,
       alphaTest: 0.5,
-      specularIntensity: 0.6,
-      specularColor: lighter(c.hairTip, 0.45),
     }),
     // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).
     scalp: new THREE.MeshStandardMaterial({ name: 'Scalp', vertexColors: true, roughness: 0.8 }),
