@@ -119,8 +119,8 @@ function sheen(dir: V3): number {
 function layeredLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
   const rand = random(0x6d696b61);
   const layers = [
-    { count: 60, lift: 0.0006, width: 0.0085 },
-    { count: 62, lift: 0.0026, width: 0.0082 },
+    { count: 48, lift: 0.0006, width: 0.0095 },
+    { count: 56, lift: 0.0026, width: 0.0085 },
     { count: 46, lift: 0.0046, width: 0.0078 },
   ];
   const whorl = direction(Math.PI, 1.18);

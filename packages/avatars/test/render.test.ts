@@ -1,7 +1,8 @@
 /**
  * Renders every built-in avatar in real Chromium (WebGL through SwiftShader): idle, jawOpen,
  * mouthFunnel and mouthClose. The mouth region must change clearly between them; the frames
- * go to docs/images/avatars/<id>-<pose>.png for the README.
+ * go to docs/images/avatars/<id>-<pose>.png for the README, with a close-up of the face, one of
+ * the hairline, a three-quarter view and one from behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
