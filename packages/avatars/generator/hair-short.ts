@@ -159,8 +159,11 @@ function layeredLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
         const dir = turn(slerpDir(start, end, k), sweep * k * k);
         const arch = 0.0015 * Math.sin(Math.PI * Math.min(1, 0.2 + k * 0.9));
         const close = smoothstep(0.5, 1, k) * hug;
+        // Layers stand apart on the crown and lie closer below it, so the cut narrows towards
+        // the ears and nape instead of flaring like a bowl.
+        const layered = 0.45 + 0.55 * smoothstep(0, 0.6, dir[1]);
         const up =
-          lift * (1 - 0.6 * smoothstep(0.7, 1, k)) * (1 - 0.8 * close) +
+          lift * layered * (1 - 0.6 * smoothstep(0.7, 1, k)) * (1 - 0.8 * close) +
           arch * (1 - close) +
           flick * smoothstep(0.55, 1, k) ** 2;
         points.push({
