@@ -21,14 +21,24 @@ export interface CardMesh {
 
 /**
  * Appends one card along `points` (root first). `u0..u1` is the slice of the strand texture it
- * wears across its width (cards wear different slices, so neighbours do not repeat).
+ * wears across its width (cards wear different slices, so neighbours do not repeat); `v1` how far
+ * down the texture its tip reaches (less than 1: only the longer strands reach the tip);
+ * `vPower` > 1 spends more of the card on the texture's solid root half and keeps the frayed
+ * tips to the card's end (a long card otherwise thins out over a third of its length).
  */
-export function appendCard(points: readonly LockPoint[], u0: number, u1: number, mesh: CardMesh): void {
+export function appendCard(
+  points: readonly LockPoint[],
+  u0: number,
+  u1: number,
+  mesh: CardMesh,
+  v1 = 1,
+  vPower = 1,
+): void {
   const start = mesh.positions.length;
   for (let i = 0; i < points.length; i++) {
     const { p, width, thickness, color } = points[i]!;
     const { side, normal } = lockFrame(points, i);
-    const v = i / (points.length - 1);
+    const v = v1 * (i / (points.length - 1)) ** vPower;
     for (let j = 0; j < ACROSS; j++) {
       const s = (2 * j) / (ACROSS - 1) - 1;
       // The middle stands off the scalp by the lock's thickness; the edges rest closer to it.

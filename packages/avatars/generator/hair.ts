@@ -3,7 +3,9 @@
  * rolled edge tucked into the skin) under a few hundred overlapping locks that give the volume,
  * the strands and a broken silhouette. One style per avatar.
  */
-import { appendCard, type CardMesh } from './hair-cards.js';
+import { buildBunHair } from './hair-bun.js';
+import { direction, slerpDir, turn } from './hair-shape.js';
+import { buildShortCutHair } from './hair-short.js';
 import type { FaceLayout } from './layout.js';
 import { appendLock, type LockPoint, random } from './locks.js';
 import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
@@ -12,51 +14,11 @@ import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
 const AROUND = 120;
 const ROWS = 30;
 
-/**
- * The short cut's hairline round the ear (elevation in radians by |azimuth|): high over the
- * temple, a sideburn down in front of the ear, up over the ear (the ear stands free of the hair,
- * which is tucked behind it) and down behind it to the nape.
- */
-const EAR_HAIRLINE: readonly [number, number][] = [
-  [0, 0.62],
-  [0.6, 0.52],
-  [0.95, 0.34],
-  [1.18, 0.08],
-  [1.3, -0.1],
-  [1.42, 0.2],
-  [1.75, 0.36],
-  [2.08, 0.22],
-  [2.4, -0.28],
-  [2.8, -0.55],
-  [Math.PI, -0.58],
-];
-
-/** Smooth (cosine) interpolation through `points` sorted by x. */
-function curveAt(points: readonly [number, number][], x: number): number {
-  for (let i = 1; i < points.length; i++) {
-    const [x1, y1] = points[i]!;
-    if (x > x1) continue;
-    const [x0, y0] = points[i - 1]!;
-    const f = (1 - Math.cos((Math.PI * (x - x0)) / (x1 - x0))) / 2;
-    return lerp(y0, y1, f);
-  }
-  return points[points.length - 1]![1];
-}
-
-/**
- * Hairline elevation (radians above the head's equator) at azimuth phi (0 = face). `aroundEars`:
- * the card cut's hairline, which goes round the ears (see {@link EAR_HAIRLINE}); otherwise the
- * solid locks' bob, which covers them.
- */
-function hairline(style: FaceLayout['style'], phi: number, aroundEars = false): number {
+/** Hairline elevation (radians above the head's equator) at azimuth phi (0 = face) of the solid hair. */
+function hairline(style: FaceLayout['style'], phi: number): number {
   const front = ((1 + Math.cos(phi)) / 2) ** 2.2;
   const side = Math.sin(phi) ** 2;
   const sideDrop = 0.12;
-  if (style.hair === 'swept-fringe' && aroundEars) {
-    const sweep = phi > 0 ? 0.1 : -0.05;
-    const scallop = 0.015 * Math.abs(Math.sin(phi * 9)) ** 1.5 * front;
-    return curveAt(EAR_HAIRLINE, Math.abs(phi)) + sweep * front + scallop;
-  }
   if (style.hair === 'swept-fringe') {
     // A fringe swept to the avatar's right, points hanging between strands; bob over the ears.
     const sweep = phi > 0 ? 0.1 : -0.05;
@@ -69,24 +31,24 @@ function hairline(style: FaceLayout['style'], phi: number, aroundEars = false): 
 }
 
 /**
- * The hair: the scalp shell with its locks. With `cards` (the built-ins, which carry textures) a
- * short cut's locks are alpha-textured cards in their own part (`HairCards`, material
- * `hairCards`) over a smooth shell; without, they are solid tubes merged into the shell.
+ * The hair. With `cards` (the built-ins, which carry textures) the style is built of
+ * alpha-textured cards in their own part (`HairCards`, material `hairCards`) over a scalp shell
+ * (hair-short.ts, hair-bun.ts); without (the toon samples, whose materials drop textures and
+ * vertex colours), it is one shell with solid tube locks merged into it.
  */
 export function buildHair(layout: FaceLayout, cards = false): Part[] {
   const style = layout.style;
+  if (cards) return style.hair === 'bun' ? buildBunHair(layout) : buildShortCutHair(layout);
   const root = linearRgb(style.colors.hair);
   const tip = linearRgb(style.colors.hairTip);
   const fringe = style.hair === 'swept-fringe';
-  // Cards carry the strands: the shell under them is smooth and in the shade of the layers above.
-  const withCards = cards && fringe;
   const skinColor = linearRgb(style.colors.skin);
   const positions: V3[] = [];
   const colors: V3[] = [];
   for (let row = 0; row <= ROWS + 2; row++) {
     for (let j = 0; j < AROUND; j++) {
       const phi = -Math.PI + (2 * Math.PI * j) / AROUND;
-      const low = hairline(style, phi, withCards);
+      const low = hairline(style, phi);
       const k = Math.max(0.6, Math.min(row, ROWS)) / ROWS;
       const el = lerp(Math.PI / 2, low, k ** 0.85);
       const dir = norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
@@ -95,20 +57,16 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       const front = ((1 + Math.cos(phi)) / 2) ** 2;
       const volume = fringe ? 0.005 - 0.002 * front : 0.003 - 0.001 * front;
       const strandFreq = fringe ? 26 : 40;
-      const strands = withCards
-        ? 0
-        : 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
+      const strands = 0.0022 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0))) ** 0.7;
       // Thin out towards the hairline so hair meets skin softly instead of as a hard rim.
-      const edgeTaper = 1 - (fringe && !withCards ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
+      const edgeTaper = 1 - (fringe ? 0.75 : 0.92) * smoothstep(0.7, 1, k);
       let thick = (volume - strands * 0.3) * edgeTaper;
       if (row > ROWS) {
-        // The rolled edge tucks into the skin; under cards it dives in gently and in the skin's
-        // colour, so no crease line shows on the forehead between the fringe's strands.
-        thick =
-          row === ROWS + 1 ? (withCards ? -0.0002 : fringe ? 0.0015 : -0.0005) : withCards ? -0.0012 : -0.003;
+        // The rolled edge tucks into the skin.
+        thick = row === ROWS + 1 ? (fringe ? 0.0015 : -0.0005) : -0.003;
       }
       let p = add(skin, scale(dir, thick));
-      if (fringe && !withCards) {
+      if (fringe) {
         // The fringe lifts off the forehead a little so it reads as a separate lock.
         const lift = gauss(phi * phi, 0.5) * smoothstep(0.55, 0.95, k) * 0.003;
         p = add(p, v3(0, 0, lift));
@@ -117,14 +75,9 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
       const shade = 0.55 + 0.45 * Math.abs(Math.sin(phi * strandFreq * 0.5 + (fringe ? 2.2 * el : 0)));
       // A soft hairline: towards its edge the shell lets the skin colour through, as sparse
       // baby hairs do, instead of ending in a dark line.
-      const hairColor = scale(
-        mix3(root, tip, smoothstep(0.2, 1, k) * 0.4),
-        withCards ? 0.5 + 0.08 * shade : 0.55 + 0.2 * shade,
-      );
+      const hairColor = scale(mix3(root, tip, smoothstep(0.2, 1, k) * 0.4), 0.55 + 0.2 * shade);
       const edge = row > ROWS ? 1 : smoothstep(0.8, 1, k);
-      // Under cards the shell's edge fades all but fully into the skin: the cards' strands draw
-      // the hairline, and the shell must not show a rim below them.
-      colors.push(mix3(hairColor, skinColor, (withCards ? 1 : 0.55) * edge));
+      colors.push(mix3(hairColor, skinColor, 0.55 * edge));
     }
   }
   // Crown: the centre of the first ring, lifted a little, so the fan has no pinch.
@@ -141,46 +94,10 @@ export function buildHair(layout: FaceLayout, cards = false): Part[] {
   if (style.hair === 'bun') {
     indices = addBun(layout, positions, colors, indices, root, tip);
     addPulledBackLocks(layout, positions, colors, indices, root, tip);
-  } else if (!withCards) {
+  } else {
     for (const { points } of fringeLocks(layout, root, tip)) appendLock(points, positions, colors, indices);
   }
-  const shell: Part = { name: 'Hair', material: withCards ? 'scalp' : 'hair', positions, colors, indices };
-  if (!withCards) return [shell];
-  return [shell, fringeCards(layout, root, tip)];
-}
-
-/** Slices of the strand texture a card may wear (a third of its width each, overlapping). */
-const CARD_SLICES = 5;
-
-/** The short cut's locks as alpha-textured cards, wider than the tubes (the alpha thins them). */
-function fringeCards(layout: FaceLayout, root: V3, tip: V3): Part {
-  const rand = random(0x63617264);
-  const mesh: CardMesh = { positions: [], colors: [], uvs: [], indices: [] };
-  for (const { points, layer, front } of fringeLocks(layout, root, tip, true)) {
-    const slice = Math.floor(rand() * CARD_SLICES);
-    const u0 = (slice / CARD_SLICES) * 0.5;
-    // Lower layers sit in the shade of the ones above them.
-    const shade = [0.62, 0.8, 1][layer]!;
-    // The strand texture tapers the lock and frays its tip: the card itself stays broad to the
-    // end (a card narrowing to a point reads as a spike).
-    const widest = Math.max(...points.map((q) => q.width));
-    const card = points.map((q) => ({
-      ...q,
-      // Broader over the forehead, where the fringe must cover the hairline.
-      width: (2.2 + 0.9 * front) * widest * (0.5 + 0.5 * (q.width / widest)),
-      thickness: q.thickness * 0.8,
-      color: scale(q.color, shade),
-    }));
-    appendCard(card, u0, u0 + 0.5, mesh);
-  }
-  return {
-    name: 'HairCards',
-    material: 'hairCards',
-    positions: mesh.positions,
-    colors: mesh.colors,
-    indices: mesh.indices,
-    uvs: mesh.uvs,
-  };
+  return [{ name: 'Hair', material: 'hair', positions, colors, indices }];
 }
 
 /** A round bun high on the back of the head, wrapped by a visible twist. */
@@ -218,23 +135,6 @@ function addBun(
   return [...indices, ...orientAway(positions, grid, centre, 8 * cols * 2)];
 }
 
-/** Direction at elevation `el` and azimuth `phi` (0 = face, + towards the avatar's left). */
-function direction(phi: number, el: number): V3 {
-  return norm(v3(Math.cos(el) * Math.sin(phi), Math.sin(el), Math.cos(el) * Math.cos(phi)));
-}
-
-/** Normalised interpolation between two directions (through the shorter arc). */
-function slerpDir(a: V3, b: V3, t: number): V3 {
-  return norm(add(scale(a, 1 - t), scale(b, t)));
-}
-
-/** Rotates a direction about the vertical axis. */
-function turn(d: V3, angle: number): V3 {
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  return v3(d[0] * c + d[2] * s, d[1], -d[0] * s + d[2] * c);
-}
-
 const LOCK_SAMPLES = 14;
 
 /**
@@ -242,14 +142,9 @@ const LOCK_SAMPLES = 14;
  * hairline; over the forehead they sweep to the avatar's right as a fringe, over the ears and
  * nape they end in soft points.
  */
-function fringeLocks(
-  layout: FaceLayout,
-  root: V3,
-  tip: V3,
-  aroundEars = false,
-): { points: LockPoint[]; layer: number; front: number }[] {
+function fringeLocks(layout: FaceLayout, root: V3, tip: V3): { points: LockPoint[] }[] {
   const style = layout.style;
-  const locks: { points: LockPoint[]; layer: number; front: number }[] = [];
+  const locks: { points: LockPoint[] }[] = [];
   const rand = random(0x6d696b61);
   const layers = [
     { count: 64, lift: 0.0035, width: 0.0085 },
@@ -268,11 +163,7 @@ function fringeLocks(
       const from = phiEnd - sweep;
       const start = slerpDir(whorl, direction(from, 1.35), 0.25 + 0.5 * front + 0.1 * rand());
       // Tips end at different lengths round the hairline (no straight cut line).
-      const elEnd =
-        hairline(style, phiEnd, aroundEars) -
-        0.03 -
-        (aroundEars ? 0.09 : 0.05) * front -
-        (0.02 + 0.08 * rand()) * (1 - front);
+      const elEnd = hairline(style, phiEnd) - 0.03 - 0.05 * front - (0.02 + 0.08 * rand()) * (1 - front);
       const end = direction(from, elEnd);
       const width = layer.width * (0.75 + 0.5 * rand());
       const shade = 0.8 + 0.35 * rand();
@@ -297,7 +188,7 @@ function fringeLocks(
           color: scale(mix3(root, tip, 0.25 + 0.6 * k * (L + 1) * 0.33), shade),
         });
       }
-      locks.push({ points, layer: L, front });
+      locks.push({ points });
     }
   });
   return locks;

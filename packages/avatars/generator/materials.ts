@@ -73,10 +73,14 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
     // fragment is shaded before the depth test can drop it, so in software rendering every card
     // layer costs a full shade — drawing both sides with the physical sheen lobe doubled the
     // frame (docs/benchmarks.md, "The textured built-in vs vertex colours").
+    // Rough enough that the white specular of a standard material spreads into a soft sheen
+    // instead of a grey veil of sky over dark hair; the warm highlight is painted into the vertex
+    // colours and broken up by the strand texture. (A tinted physical specular looked a little
+    // better but cost 1.1–1.4× the frame with the default view options: docs/benchmarks.md.)
     hairCards: new THREE.MeshStandardMaterial({
       name: 'HairCards',
       vertexColors: true,
-      roughness: 0.55,
+      roughness: 0.62,
       alphaTest: 0.5,
     }),
     // The shell under the cards: hair seen deep between the locks, matte (no sheen to veil it).

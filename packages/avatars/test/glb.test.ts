@@ -262,9 +262,9 @@ function decodePng(png: Uint8Array): { width: number; height: number; data: Uint
   return { width, height, data };
 }
 
-describe('mika', () => {
-  const manifest = parseAvatarManifest(JSON.parse(readFileSync(join(dist, 'mika', 'manifest.json'), 'utf8')));
-  const bytes = new Uint8Array(readFileSync(join(dist, 'mika', manifest.model.uri)));
+describe.each(['mika', 'juno'])('%s', (id) => {
+  const manifest = parseAvatarManifest(JSON.parse(readFileSync(join(dist, id, 'manifest.json'), 'utf8')));
+  const bytes = new Uint8Array(readFileSync(join(dist, id, manifest.model.uri)));
 
   it('wears hair cards: a single-sided, alpha-masked strand texture (PNG) that cuts strands and frayed tips', () => {
     const { json, bin } = readGlb(bytes) as unknown as {

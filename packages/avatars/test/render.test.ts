@@ -1,7 +1,8 @@
 /**
  * Renders every built-in avatar in real Chromium (WebGL through SwiftShader): idle, jawOpen,
  * mouthFunnel and mouthClose. The mouth region must change clearly between them; the frames
- * go to docs/images/avatars/<id>-<pose>.png for the README.
+ * go to docs/images/avatars/<id>-<pose>.png for the README, with a close-up of the face, one of
+ * the hairline, a three-quarter view and one from behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,20 +17,25 @@ import type { Rect, SheetRow } from './render/page.js';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
 /**
- * Frames of the avatars before the face pass (rounded jaw and short chin, shaped lips, bigger
- * eyes with lashes, hair round the ears): the hair-card avatars, kept for the comparison. The
- * earlier sheets (docs/images/avatar-before-after.png: 0.1.0 → realism pass;
- * avatar-skin-before-after.png: vertex colours → baked skin; avatar-hair-before-after.png: baked
- * skin → hair cards) are kept as they were written and not redrawn.
+ * Frames of the avatars before the hair pass (Juno's hair a grooved cap, Mika's cards flat on the
+ * head): the face-pass avatars, kept for the comparison. The earlier sheets
+ * (docs/images/avatar-before-after.png: 0.1.0 → realism pass; avatar-skin-before-after.png:
+ * vertex colours → baked skin; avatar-hair-before-after.png: baked skin → hair cards;
+ * avatar-face-before-after.png: hair cards → face pass) are kept as they were written and not
+ * redrawn.
  */
-const before = join(images, 'hair-cards');
+const before = join(images, 'face');
 const comparison = fileURLToPath(
-  new URL('../../../docs/images/avatar-face-before-after.png', import.meta.url),
+  new URL('../../../docs/images/avatar-hair4-before-after.png', import.meta.url),
 );
 /** A close-up of the face (eyes to chin) where skin texture, lips and eye highlights show. */
 const CLOSE_UP = { position: [0, 1.59, 0.34], target: [0, 1.575, 0], fov: 24 };
 /** Three-quarter view from the avatar's left: hair layers, ear, jaw line and neck. */
 const SIDE = { position: [0.44, 1.6, 0.4], target: [0, 1.565, 0], fov: 30 };
+/** The hairline close: forehead, temple and the hair above them, from the avatar's left front. */
+const HAIRLINE = { position: [0.13, 1.7, 0.3], target: [0, 1.655, 0.04], fov: 26 };
+/** Three-quarter view from behind and above the avatar's right: crown, nape and the back of the hair. */
+const BACK = { position: [-0.36, 1.78, -0.42], target: [0, 1.6, 0], fov: 30 };
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 
 const POSES: Record<string, Record<string, number>> = {
@@ -141,6 +147,21 @@ describe('built-in avatars render in Chromium', () => {
       }, SIDE);
       await writeFile(join(images, `${entry.id}-side.png`), Buffer.from(side.split(',')[1]!, 'base64'));
       frames.set(`${entry.id}-side`, side);
+      const hairline = await page.evaluate((camera) => {
+        window.avatarPage.view(camera);
+        return window.avatarPage.png();
+      }, HAIRLINE);
+      await writeFile(
+        join(images, `${entry.id}-hairline.png`),
+        Buffer.from(hairline.split(',')[1]!, 'base64'),
+      );
+      frames.set(`${entry.id}-hairline`, hairline);
+      const back = await page.evaluate((camera) => {
+        window.avatarPage.view(camera);
+        return window.avatarPage.png();
+      }, BACK);
+      await writeFile(join(images, `${entry.id}-back.png`), Buffer.from(back.split(',')[1]!, 'base64'));
+      frames.set(`${entry.id}-back`, back);
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];
       for (let i = 0; i < poses.length; i++) {
@@ -160,8 +181,8 @@ describe('built-in avatars render in Chromium', () => {
     });
   }
 
-  it('writes the before/after sheet (jaw, lips, eyes, hairline) to docs/images', async () => {
-    const columns = ['idle', 'speaking', 'blink', 'closeup', 'side'];
+  it('writes the before/after sheet (hair from the front, side, close and behind) to docs/images', async () => {
+    const columns = ['idle', 'closeup', 'hairline', 'side', 'back'];
     const rows: SheetRow[] = [];
     for (const entry of index.avatars) {
       const old = columns.map((pose) => join(before, `${entry.id}-${pose}.png`));

@@ -16,7 +16,7 @@
  * run), fresh page each time, each for `seconds` and at least 5 frames (at most 60 s). Prints CPU
  * ms per frame, frames per second, and the ratio to the defaults of the same round.
  * `BENCH_ONLY=<regexp>` runs only the configurations whose label matches (keep "defaults" in it:
- * the ratios are to the defaults).
+ * the ratios are to the defaults). `BENCH_AVATAR=<id>` renders another built-in (default `mika`).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ const VERTEX_GLB = process.argv[4] ? resolve(process.argv[4]) : undefined;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const MIN_FRAMES = 5;
 const MAX_SECONDS = 60;
-const AVATAR = 'mika';
+const AVATAR = process.env.BENCH_AVATAR ?? 'mika';
 const CLK_TCK = 100; // Linux USER_HZ
 
 const LOW = { maxPixelRatio: 1, antialias: false, environmentLighting: false };
