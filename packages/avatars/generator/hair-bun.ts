@@ -41,7 +41,7 @@ export function bunShape(): HairShape {
   const hairline = (phi: number): number => {
     const front = ((1 + Math.cos(phi)) / 2) ** 2.2;
     const side = Math.sin(phi) ** 2;
-    const base = lerp(lerp(-0.34, 0.22, side), 0.6, front);
+    const base = lerp(lerp(-0.72, 0.22, side), 0.6, front);
     // The temples recede a little; the line wanders, more over the forehead than at the nape.
     const temples = 0.05 * gauss((Math.abs(phi) - 0.8) ** 2, 0.2);
     return base + temples + 0.02 * wobble(phi, 1.7) * (0.5 + 0.5 * front);

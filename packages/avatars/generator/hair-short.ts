@@ -32,9 +32,9 @@ const EAR_HAIRLINE: readonly [number, number][] = [
   [1.42, 0.2],
   [1.75, 0.36],
   [2.08, 0.22],
-  [2.4, -0.2],
-  [2.8, -0.34],
-  [Math.PI, -0.38],
+  [2.4, -0.34],
+  [2.8, -0.58],
+  [Math.PI, -0.66],
 ];
 
 /** Smooth (cosine) interpolation through `points` sorted by x. */
