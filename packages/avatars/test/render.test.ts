@@ -2,7 +2,7 @@
  * Renders every built-in avatar in real Chromium (WebGL through SwiftShader): idle, jawOpen,
  * mouthFunnel and mouthClose. The mouth region must change clearly between them; the frames
  * go to docs/images/avatars/<id>-<pose>.png for the README, with a close-up of the face, one of
- * the hairline, a three-quarter view and one from behind.
+ * the hairline, a three-quarter view, a profile and one from behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -17,8 +17,9 @@ import type { Rect, SheetRow } from './render/page.js';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.meta.url));
 /**
- * Frames of the avatars before the hair pass (Juno's hair a grooved cap, Mika's cards flat on the
- * head): the face-pass avatars, kept for the comparison. The earlier sheets
+ * Frames of the avatars before the proportions and hair pass (a short lower face with a receding
+ * chin, Juno's hair a grooved cap, Mika's cards flat on the head): the face-pass avatars, kept for
+ * the comparison. The earlier sheets
  * (docs/images/avatar-before-after.png: 0.1.0 → realism pass; avatar-skin-before-after.png:
  * vertex colours → baked skin; avatar-hair-before-after.png: baked skin → hair cards;
  * avatar-face-before-after.png: hair cards → face pass) are kept as they were written and not
@@ -26,7 +27,7 @@ const images = fileURLToPath(new URL('../../../docs/images/avatars/', import.met
  */
 const before = join(images, 'face');
 const comparison = fileURLToPath(
-  new URL('../../../docs/images/avatar-hair4-before-after.png', import.meta.url),
+  new URL('../../../docs/images/avatar-proportions-hair-before-after.png', import.meta.url),
 );
 /** A close-up of the face (eyes to chin) where skin texture, lips and eye highlights show. */
 const CLOSE_UP = { position: [0, 1.59, 0.34], target: [0, 1.575, 0], fov: 24 };
@@ -36,6 +37,10 @@ const SIDE = { position: [0.44, 1.6, 0.4], target: [0, 1.565, 0], fov: 30 };
 const HAIRLINE = { position: [0.13, 1.7, 0.3], target: [0, 1.655, 0.04], fov: 26 };
 /** Three-quarter view from behind and above the avatar's right: crown, nape and the back of the hair. */
 const BACK = { position: [-0.36, 1.78, -0.42], target: [0, 1.6, 0], fov: 30 };
+/** A true profile from the avatar's left: chin, jaw angle, neck and the back of the head. */
+const PROFILE = { position: [0.62, 1.58, 0], target: [0, 1.55, 0], fov: 30 };
+/** The still views written after the poses (in the idle pose), by frame name. */
+const VIEWS = { closeup: CLOSE_UP, side: SIDE, hairline: HAIRLINE, profile: PROFILE, back: BACK };
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
 
 const POSES: Record<string, Record<string, number>> = {
@@ -134,34 +139,15 @@ describe('built-in avatars render in Chromium', () => {
         await writeFile(join(images, `${entry.id}-${pose}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
         frames.set(`${entry.id}-${pose}`, png);
       }
-      const closeUp = await page.evaluate((camera) => {
-        window.avatarPage.pose({});
-        window.avatarPage.view(camera);
-        return window.avatarPage.png();
-      }, CLOSE_UP);
-      await writeFile(join(images, `${entry.id}-closeup.png`), Buffer.from(closeUp.split(',')[1]!, 'base64'));
-      frames.set(`${entry.id}-closeup`, closeUp);
-      const side = await page.evaluate((camera) => {
-        window.avatarPage.view(camera);
-        return window.avatarPage.png();
-      }, SIDE);
-      await writeFile(join(images, `${entry.id}-side.png`), Buffer.from(side.split(',')[1]!, 'base64'));
-      frames.set(`${entry.id}-side`, side);
-      const hairline = await page.evaluate((camera) => {
-        window.avatarPage.view(camera);
-        return window.avatarPage.png();
-      }, HAIRLINE);
-      await writeFile(
-        join(images, `${entry.id}-hairline.png`),
-        Buffer.from(hairline.split(',')[1]!, 'base64'),
-      );
-      frames.set(`${entry.id}-hairline`, hairline);
-      const back = await page.evaluate((camera) => {
-        window.avatarPage.view(camera);
-        return window.avatarPage.png();
-      }, BACK);
-      await writeFile(join(images, `${entry.id}-back.png`), Buffer.from(back.split(',')[1]!, 'base64'));
-      frames.set(`${entry.id}-back`, back);
+      await page.evaluate(() => window.avatarPage.pose({}));
+      for (const [view, camera] of Object.entries(VIEWS)) {
+        const png = await page.evaluate((c) => {
+          window.avatarPage.view(c);
+          return window.avatarPage.png();
+        }, camera);
+        await writeFile(join(images, `${entry.id}-${view}.png`), Buffer.from(png.split(',')[1]!, 'base64'));
+        frames.set(`${entry.id}-${view}`, png);
+      }
       const poses = Object.keys(POSES);
       const pairs: { pair: string; mean: number; changed: number }[] = [];
       for (let i = 0; i < poses.length; i++) {
@@ -181,8 +167,8 @@ describe('built-in avatars render in Chromium', () => {
     });
   }
 
-  it('writes the before/after sheet (hair from the front, side, close and behind) to docs/images', async () => {
-    const columns = ['idle', 'closeup', 'hairline', 'side', 'back'];
+  it('writes the before/after sheet (front, close, hairline, side, profile, behind) to docs/images', async () => {
+    const columns = ['idle', 'closeup', 'hairline', 'side', 'profile', 'back'];
     const rows: SheetRow[] = [];
     for (const entry of index.avatars) {
       const old = columns.map((pose) => join(before, `${entry.id}-${pose}.png`));
