@@ -4,7 +4,7 @@
  * different direction and colour; the bun is a core wrapped in strands; a few baby hairs lie at
  * the hairline and temples and a few flyaways stand off the crown.
  */
-import { appendCard, type CardMesh } from './hair-cards.js';
+import { appendCard, appendWisp, type CardMesh } from './hair-cards.js';
 import { angles, direction, type HairShape, hairSurface, slerpDir, wobble } from './hair-shape.js';
 import { buildHairShell } from './hair-shell.js';
 import { LOCK_STRIP, WISP_STRIP } from './hair-strands.js';
@@ -263,19 +263,14 @@ function flyaways(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh:
     const start = direction(phi, lerp(hl, 1.2, 0.3 + 0.4 * rand()));
     const end = slerpDir(start, BUN_AXIS, 0.35 + 0.2 * rand());
     const rise = 0.003 + 0.004 * rand();
-    const points: LockPoint[] = [];
-    const n = 10;
-    for (let s = 0; s < n; s++) {
-      const k = s / (n - 1);
-      const dir = slerpDir(start, end, k);
-      points.push({
-        p: hairSurface(layout, shape, dir, 0.002 + rise * Math.sin(Math.PI * k * 0.8)),
-        up: dir,
-        width: 0.004,
-        thickness: 0.0002,
-        color: scale(mix3(root, tip, 0.5), 2),
-      });
-    }
-    appendCard(points, WISP_STRIP[0], WISP_STRIP[1], mesh, 0.9);
+    const lift = (k: number): number => 0.002 + rise * Math.sin(Math.PI * k * 0.8);
+    appendWisp(
+      layout,
+      shape,
+      { start, end },
+      lift,
+      { width: 0.004, color: scale(mix3(root, tip, 0.5), 2) },
+      mesh,
+    );
   }
 }

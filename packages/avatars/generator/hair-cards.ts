@@ -4,6 +4,9 @@
  * read as hair with depth instead of one surface with grooves. The card follows the same
  * centreline samples as a tube lock (locks.ts).
  */
+import { type HairShape, hairSurface, slerpDir } from './hair-shape.js';
+import { WISP_STRIP } from './hair-strands.js';
+import type { FaceLayout } from './layout.js';
 import { faceTowards, type LockPoint, lockFrame } from './locks.js';
 import { add, scale, type V3 } from './math.js';
 import { gridIndices } from './part.js';
@@ -52,4 +55,29 @@ export function appendCard(
   // Front faces look away from the scalp (the material is single-sided: the side seen from outside).
   faceTowards(grid, mesh.positions, points[0]!.up);
   mesh.indices.push(...grid);
+}
+
+/** Samples along a loose strand. */
+const WISP_SAMPLES = 10;
+
+/**
+ * Appends one loose strand (a flyaway or a wisp): a narrow card in the texture's wisp strip along
+ * the arc from direction `start` to `end`, standing `lift(k)` off the hair's base surface at
+ * fraction `k` of its length.
+ */
+export function appendWisp(
+  layout: FaceLayout,
+  shape: HairShape,
+  arc: { start: V3; end: V3 },
+  lift: (k: number) => number,
+  look: { width: number; color: V3 },
+  mesh: CardMesh,
+): void {
+  const points: LockPoint[] = [];
+  for (let s = 0; s < WISP_SAMPLES; s++) {
+    const k = s / (WISP_SAMPLES - 1);
+    const dir = slerpDir(arc.start, arc.end, k);
+    points.push({ p: hairSurface(layout, shape, dir, lift(k)), up: dir, thickness: 0.0002, ...look });
+  }
+  appendCard(points, WISP_STRIP[0], WISP_STRIP[1], mesh, 0.9);
 }

@@ -5,10 +5,10 @@
  * fringe of separate pieces of different lengths swept to the avatar's right, and sides and nape
  * tapered close to the head round the ears.
  */
-import { appendCard, type CardMesh } from './hair-cards.js';
+import { appendCard, appendWisp, type CardMesh } from './hair-cards.js';
 import { angles, direction, type HairShape, hairSurface, slerpDir, turn, wobble } from './hair-shape.js';
 import { buildHairShell } from './hair-shell.js';
-import { LOCK_STRIP, WISP_STRIP } from './hair-strands.js';
+import { LOCK_STRIP } from './hair-strands.js';
 import type { FaceLayout } from './layout.js';
 import { type LockPoint, random } from './locks.js';
 import { gauss, lerp, linearRgb, mix3, scale, smoothstep, type V3 } from './math.js';
@@ -228,19 +228,14 @@ function wisps(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: Ca
     const start = direction(phi, hl + 0.25 + 0.4 * rand());
     const end = direction(phi + 0.2 * (rand() - 0.5), hl - 0.02 - 0.05 * rand());
     const rise = 0.002 + 0.004 * rand();
-    const points: LockPoint[] = [];
-    const n = 10;
-    for (let s = 0; s < n; s++) {
-      const k = s / (n - 1);
-      const dir = slerpDir(start, end, k);
-      points.push({
-        p: hairSurface(layout, shape, dir, 0.006 + rise * Math.sin(Math.PI * k)),
-        up: dir,
-        width: 0.0045,
-        thickness: 0.0002,
-        color: scale(mix3(root, tip, 0.5), 1.25),
-      });
-    }
-    appendCard(points, WISP_STRIP[0], WISP_STRIP[1], mesh, 0.9);
+    const lift = (k: number): number => 0.006 + rise * Math.sin(Math.PI * k);
+    appendWisp(
+      layout,
+      shape,
+      { start, end },
+      lift,
+      { width: 0.0045, color: scale(mix3(root, tip, 0.5), 1.25) },
+      mesh,
+    );
   }
 }
