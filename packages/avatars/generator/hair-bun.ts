@@ -4,10 +4,10 @@
  * different direction and colour; the bun is a core wrapped in strands; a few baby hairs lie at
  * the hairline and temples and a few flyaways stand off the crown.
  */
-import { appendCard, appendWisp, type CardMesh } from './hair-cards.js';
+import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './hair-cards.js';
 import { angles, direction, type HairShape, hairSurface, slerpDir, wobble } from './hair-shape.js';
 import { buildHairShell } from './hair-shell.js';
-import { LOCK_STRIP, WISP_STRIP } from './hair-strands.js';
+import { WISP_STRIP } from './hair-strands.js';
 import type { FaceLayout } from './layout.js';
 import { type LockPoint, random } from './locks.js';
 import {
@@ -63,13 +63,6 @@ function rotateAbout(d: V3, axis: V3, angle: number): V3 {
   return add(add(scale(d, c), scale(cross(axis, d), s)), scale(axis, dot(axis, d) * (1 - c)));
 }
 
-/** A slice of the lock strip for one card (half the strip wide, at a random offset). */
-function lockSlice(rand: () => number): [number, number] {
-  const [a, b] = LOCK_STRIP;
-  const u0 = a + (b - a) * 0.5 * rand();
-  return [u0, u0 + (b - a) * 0.5];
-}
-
 /** The bun style: the shell (with the bun's core) and the cards. */
 export function buildBunHair(layout: FaceLayout): Part[] {
   const shape = bunShape();
@@ -84,15 +77,7 @@ export function buildBunHair(layout: FaceLayout): Part[] {
   bunWraps(centre, frame, root, tip, mesh);
   babyHairs(layout, shape, root, tip, mesh);
   flyaways(layout, shape, root, tip, mesh);
-  const cards: Part = {
-    name: 'HairCards',
-    material: 'hairCards',
-    positions: mesh.positions,
-    colors: mesh.colors,
-    indices: mesh.indices,
-    uvs: mesh.uvs,
-  };
-  return [shell, cards];
+  return [shell, cardsPart(mesh)];
 }
 
 /** The bun's axes: two across it and its axis. */

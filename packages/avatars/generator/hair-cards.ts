@@ -5,11 +5,11 @@
  * centreline samples as a tube lock (locks.ts).
  */
 import { type HairShape, hairSurface, slerpDir } from './hair-shape.js';
-import { WISP_STRIP } from './hair-strands.js';
+import { LOCK_STRIP, WISP_STRIP } from './hair-strands.js';
 import type { FaceLayout } from './layout.js';
 import { faceTowards, type LockPoint, lockFrame } from './locks.js';
 import { add, scale, type V3 } from './math.js';
-import { gridIndices } from './part.js';
+import { gridIndices, type Part } from './part.js';
 
 /** Vertices across a card: edges and an arched middle, so it shades round, not flat. */
 const ACROSS = 3;
@@ -80,4 +80,17 @@ export function appendWisp(
     points.push({ p: hairSurface(layout, shape, dir, lift(k)), up: dir, thickness: 0.0002, ...look });
   }
   appendCard(points, WISP_STRIP[0], WISP_STRIP[1], mesh, 0.9);
+}
+
+/** A slice of the lock strip for one card (half the strip wide, at a random offset). */
+export function lockSlice(rand: () => number): [number, number] {
+  const [a, b] = LOCK_STRIP;
+  const u0 = a + (b - a) * 0.5 * rand();
+  return [u0, u0 + (b - a) * 0.5];
+}
+
+/** The cards appended to `mesh` as the avatar's `HairCards` part. */
+export function cardsPart(mesh: CardMesh): Part {
+  const { positions, colors, indices, uvs } = mesh;
+  return { name: 'HairCards', material: 'hairCards', positions, colors, indices, uvs };
 }

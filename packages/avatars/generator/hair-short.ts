@@ -5,10 +5,9 @@
  * fringe of separate pieces of different lengths swept to the avatar's right, and sides and nape
  * tapered close to the head round the ears.
  */
-import { appendCard, appendWisp, type CardMesh } from './hair-cards.js';
+import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './hair-cards.js';
 import { angles, direction, type HairShape, hairSurface, slerpDir, turn, wobble } from './hair-shape.js';
 import { buildHairShell } from './hair-shell.js';
-import { LOCK_STRIP } from './hair-strands.js';
 import type { FaceLayout } from './layout.js';
 import { type LockPoint, random } from './locks.js';
 import { gauss, lerp, linearRgb, mix3, scale, smoothstep, type V3 } from './math.js';
@@ -86,24 +85,7 @@ export function buildShortCutHair(layout: FaceLayout): Part[] {
   layeredLocks(layout, shape, root, tip, mesh);
   fringePieces(layout, shape, root, tip, mesh);
   wisps(layout, shape, root, tip, mesh);
-  return [
-    shell,
-    {
-      name: 'HairCards',
-      material: 'hairCards',
-      positions: mesh.positions,
-      colors: mesh.colors,
-      indices: mesh.indices,
-      uvs: mesh.uvs,
-    },
-  ];
-}
-
-/** A slice of the lock strip for one card (half the strip wide, at a random offset). */
-function lockSlice(rand: () => number): [number, number] {
-  const [a, b] = LOCK_STRIP;
-  const u0 = a + (b - a) * 0.5 * rand();
-  return [u0, u0 + (b - a) * 0.5];
+  return [shell, cardsPart(mesh)];
 }
 
 /** Where the sheen catches the hair: a band over the top of the head, brightest towards the front. */
