@@ -56,8 +56,9 @@ function shapeSkin(style: AvatarStyle, dir: V3): V3 {
   const low = smoothstep(0.0, 0.75, tl);
   x *= Math.min(JAW_MAX_WIDEN, rounded / ellipse) * (1 - style.jawTaper * low);
   z *= 1 - 0.1 * low * (1 - front);
-  // The jaw's underside rises from the chin back to the angle below the ear (side view: a
-  // jawline, not a flat bowl bottom under the head centre); the chin keeps its depth.
+  // The jaw's underside stays low from the chin back to the jaw's angle below the ear, then folds
+  // up behind it into the neck (side view: a jawline that turns at the angle, not a straight
+  // line from chin to ear, and no bowl bottom under the head centre).
   const chinward = smoothstep(-0.035, 0.015, z);
   y += (1 - lerp(UNDERSIDE_LIFT, 1, chinward)) * ramp(-0.025 - y, 0.02);
   // Chin pushed forward, with the groove between lower lip and chin above it.
