@@ -99,8 +99,8 @@ beforeAll(async () => {
     { cwd: project, timeout: 150_000, env: { ...process.env, npm_config_workspaces: '' } },
   );
 
-  // The token server from the installed package's bin, holding the API key.
-  const bin = join(project, 'node_modules/@avatar-drive/token-server/dist/bin.js');
+  // The token server from the bin npm linked (the committed shim), holding the API key.
+  const bin = join(project, 'node_modules/.bin/avatar-drive-token-server');
   const token = await startNode([bin, '--port', '0', '--rate-limit', '0', '--log-level', 'info'], {
     cwd: project,
     env: {
@@ -157,6 +157,21 @@ describe('tarballs installed with npm outside the workspace', () => {
       for (const range of Object.values({ ...manifest.dependencies, ...manifest.peerDependencies })) {
         expect(range).not.toMatch(/^workspace:/);
       }
+    }
+  });
+
+  it('links each command, and each prints its package version', async () => {
+    for (const [command, name] of [
+      ['avatar-drive', '@avatar-drive/engine'],
+      ['avatar-drive-token-server', '@avatar-drive/token-server'],
+    ]) {
+      const manifest = JSON.parse(
+        await readFile(join(project, 'node_modules', name!, 'package.json'), 'utf8'),
+      );
+      const { stdout } = await run(join(project, 'node_modules/.bin', command!), ['--version'], {
+        cwd: project,
+      });
+      expect(stdout.trim()).toBe(manifest.version);
     }
   });
 

@@ -132,7 +132,8 @@ export const USAGE = `avatar-drive-service [options]
   --log-level LEVEL               LOG_LEVEL (default info)
   --processes N                   AVATAR_DRIVE_PROCESSES (default 1; > 1 needs REDIS_URL or REDIS_SENTINELS)
 
-  avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)`;
+  avatar-drive-service hash-key   reads an API key on stdin, prints its stored form (sha256:…)
+  avatar-drive-service --version  prints the version`;
 
 /** The repository root (where pnpm-workspace.yaml is), or `start` when there is none. */
 export function findRepoRoot(start = process.cwd()): string {

@@ -11,6 +11,7 @@ import { hashApiKey } from './credentials/api-keys.js';
 import { createLogger } from './logger.js';
 import { type RunningService, startService } from './service.js';
 import { MemoryStore } from './store/memory-store.js';
+import { SERVICE_VERSION } from './version.js';
 
 interface Ready {
   avdReady: true;
@@ -80,6 +81,10 @@ function readyOf(service: RunningService): Ready {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write(`${SERVICE_VERSION}\n`);
+    return;
+  }
   if (argv[0] === 'hash-key') {
     const key = await readStdin();
     if (!key) throw new Error('Pipe the API key on stdin: echo -n "$KEY" | avatar-drive-service hash-key');

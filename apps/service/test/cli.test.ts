@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,14 @@ async function startCli(args: string[]): Promise<{ child: ChildProcess; out: () 
 }
 
 describe('avatar-drive-service CLI (embedded defaults)', () => {
+  it('--version prints the package version (the bin a user runs: the committed shim over dist)', async () => {
+    const manifest = JSON.parse(await readFile(join(import.meta.dirname, '../package.json'), 'utf8'));
+    const shim = join(import.meta.dirname, '..', manifest.bin['avatar-drive-service']);
+    expect(execFileSync(process.execPath, [shim, '--version'], { encoding: 'utf8' }).trim()).toBe(
+      manifest.version,
+    );
+  });
+
   it('two regions started at once share fresh dev credentials; a token minted in one works in the other', {
     timeout: 60_000,
   }, async () => {

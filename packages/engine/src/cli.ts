@@ -19,6 +19,7 @@ import {
   SUPPORTED_SAMPLE_RATES,
   VISEMES,
 } from '@avatar-drive/core';
+import packageJson from '../package.json' with { type: 'json' };
 import { createDriver, DEFAULT_LOOKAHEAD_MS } from './driver.js';
 
 const USAGE = `Usage: avatar-drive lipsync <file.wav> [--lookahead <ms>] [--format jsonl|csv] [--seed <n>]
@@ -28,7 +29,9 @@ Streams a WAV file through the Avatar Drive engine in 20 ms chunks and prints on
 
   --lookahead <ms>  audio to wait for past each frame, 0..200 (default ${DEFAULT_LOOKAHEAD_MS})
   --format <f>      jsonl (default) or csv
-  --seed <n>        seed of head motion and blinks (default 0)`;
+  --seed <n>        seed of head motion and blinks (default 0)
+
+  avatar-drive --version   prints the version`;
 
 class UsageError extends Error {}
 
@@ -39,8 +42,9 @@ interface Options {
   seed: number;
 }
 
-function parseArgs(argv: string[]): Options | 'help' {
+function parseArgs(argv: string[]): Options | 'help' | 'version' {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return 'help';
+  if (argv[0] === '--version' || argv[0] === '-v') return 'version';
   const [command, ...rest] = argv;
   if (command !== 'lipsync') {
     throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
@@ -177,6 +181,10 @@ function main(argv: string[]): number {
     const options = parseArgs(argv);
     if (options === 'help') {
       process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (options === 'version') {
+      process.stdout.write(`${packageJson.version}\n`);
       return 0;
     }
     lipsync(options);

@@ -1,8 +1,13 @@
 /** `avatar-drive-token-server`: runs the token routes on their own port. */
 import { resolveBinConfig, USAGE } from './config.js';
 import { buildTokenServer } from './server.js';
+import { TOKEN_SERVER_VERSION } from './version.js';
 
 async function main(): Promise<void> {
+  if (process.argv[2] === '--version' || process.argv[2] === '-v') {
+    process.stdout.write(`${TOKEN_SERVER_VERSION}\n`);
+    return;
+  }
   const config = resolveBinConfig(process.argv.slice(2), process.env);
   if ('help' in config) {
     process.stdout.write(`${USAGE}\n`);

@@ -15,6 +15,7 @@ export const USAGE = `avatar-drive-token-server [options]
   --reserved-identities L  RESERVED_IDENTITIES: identities never issued, comma-separated, x* = prefix
                            (default ${DEFAULT_RESERVED_IDENTITIES.join(',')}: the avatar's and agents')
   --log-level LEVEL        LOG_LEVEL (default info)
+  --version                prints the version
 
   LiveKit (POST /token):           LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET
   Avatar Drive (POST /session-token): AVATAR_DRIVE_API_KEY, AVATAR_DRIVE_APP_ID,
