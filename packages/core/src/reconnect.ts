@@ -116,6 +116,19 @@ export interface FallbackOptions<E extends { region: string }, T> {
 }
 
 /**
+ * Names what was tried, for the give-up message: "region east", "regions east, west", or "the
+ * endpoint you configured" for explicit `endpoints` (their region is the placeholder `custom`).
+ */
+function whereTried(endpoints: readonly { region: string }[]): string {
+  const regions = [...new Set(endpoints.map((x) => x.region))];
+  const named = regions.filter((r) => r !== 'custom');
+  const parts: string[] = [];
+  if (named.length < regions.length) parts.push('the endpoint you configured');
+  if (named.length > 0) parts.push(`region${named.length === 1 ? '' : 's'} ${named.join(', ')}`);
+  return parts.join(' and ');
+}
+
+/**
  * Runs attempts under the policy until one succeeds, one fails with a non-retryable error
  * (rethrown as is), or `maxAttempts` retryable failures happened (the last one is rethrown,
  * its message saying how many attempts were made across which regions).
@@ -152,10 +165,9 @@ export async function connectWithFallback<E extends { region: string }, T>(
     return result;
   }
   const e = lastError!;
-  const regions = [...new Set(endpoints.map((x) => x.region))].join(', ');
   throw new AvatarError(
     e.code,
-    `${e.message} (gave up after ${max} attempt${max === 1 ? '' : 's'} across ${regions})`,
+    `${e.message} (gave up after ${max} attempt${max === 1 ? '' : 's'} at ${whereTried(endpoints.slice(0, max))})`,
     {
       retryable: e.retryable,
       ...(e.phase !== undefined && { phase: e.phase }),

@@ -77,8 +77,30 @@ describe('reconnect policy', () => {
       },
     }).catch((e: AvatarError) => e);
     expect(error).toMatchObject({ code: 'connectionClosed', closeCode: 1006, retryable: true });
-    expect((error as AvatarError).message).toMatch(/gave up after 5 attempts across east, west/);
+    expect((error as AvatarError).message).toMatch(/gave up after 5 attempts at regions east, west\)/);
     expect(waits).toEqual([100, 200]);
+  });
+
+  it('names explicit endpoints as such when it gives up, not by their placeholder region', async () => {
+    const fail = async () => {
+      throw AvatarError.fromClose(1006, '');
+    };
+    const only = await connectWithFallback({
+      endpoints: [{ region: 'custom' }],
+      policy: { ...policy, maxAttempts: 2 },
+      sleep: async () => {},
+      attempt: fail,
+    }).catch((e: AvatarError) => e);
+    expect((only as AvatarError).message).toMatch(/gave up after 2 attempts at the endpoint you configured\)$/);
+    const withBackup = await connectWithFallback({
+      endpoints: [{ region: 'custom' }, { region: 'us-west' }],
+      policy: { ...policy, maxAttempts: 2 },
+      sleep: async () => {},
+      attempt: fail,
+    }).catch((e: AvatarError) => e);
+    expect((withBackup as AvatarError).message).toMatch(
+      /gave up after 2 attempts at the endpoint you configured and region us-west\)$/,
+    );
   });
 
   it('stops when the caller closes', async () => {
