@@ -91,7 +91,9 @@ describe('reconnect policy', () => {
       sleep: async () => {},
       attempt: fail,
     }).catch((e: AvatarError) => e);
-    expect((only as AvatarError).message).toMatch(/gave up after 2 attempts at the endpoint you configured\)$/);
+    expect((only as AvatarError).message).toMatch(
+      /gave up after 2 attempts at the endpoint you configured\)$/,
+    );
     const withBackup = await connectWithFallback({
       endpoints: [{ region: 'custom' }, { region: 'us-west' }],
       policy: { ...policy, maxAttempts: 2 },
