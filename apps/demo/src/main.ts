@@ -150,10 +150,25 @@ function showCoverage(current: AvatarView) {
     arkit: arkit.bound,
     missing: coverage.missing,
   };
-  const text =
-    `${FORMAT_NAMES[coverage.format] ?? coverage.format} · mouth via ${coverage.mouth} · ` +
-    `${visemes.bound}/${visemes.total} visemes, ${arkit.bound}/${arkit.total} ARKit shapes bound · ` +
-    `${coverage.fallbacks.length} by fallback, ${coverage.missing.length} missing`;
+  // Only the counts of the rig family that drives the mouth: "0/15 visemes" on an ARKit avatar is
+  // expected, not a failure, and read like one.
+  const mouth =
+    coverage.mouth === 'arkit'
+      ? `${arkit.bound}/${arkit.total} ARKit shapes`
+      : coverage.mouth === 'visemes'
+        ? `${visemes.bound}/${visemes.total} visemes`
+        : coverage.mouth === 'vowels'
+          ? 'its vowel presets'
+          : 'nothing (no face rig)';
+  const parts = [FORMAT_NAMES[coverage.format] ?? coverage.format, `mouth driven by ${mouth}`];
+  if (coverage.fallbacks.length > 0)
+    parts.push(`${coverage.fallbacks.length} more channels shown through others`);
+  parts.push(
+    coverage.missing.length === 0
+      ? 'every channel shown'
+      : `${coverage.missing.length} channels not on this avatar`,
+  );
+  const text = parts.join(' · ');
   $('coverage').textContent = text;
   $('coverage').title = coverage.missing.length
     ? `Missing: ${coverage.missing.join(', ')}`
