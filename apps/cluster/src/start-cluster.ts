@@ -5,7 +5,8 @@
  * `.avatar-drive/dev-credentials.json` as `pnpm start`); Ctrl-C stops everything.
  *
  * Ports (environment): CLUSTER_PORT (8800, HAProxy), CLUSTER_STATS_PORT (8809, HAProxy stats),
- * nodes CLUSTER_PORT+1…+N, Redis 6390…, sentinels 26390…; CLUSTER_NODES (3).
+ * nodes CLUSTER_PORT+1…+N, CLUSTER_REDIS_PORT (6390: primary, replicas on the next two),
+ * CLUSTER_SENTINEL_PORT (26390: three sentinels from there); CLUSTER_NODES (3).
  * Set SKIP_BUILD=1 to start without building.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +16,17 @@ import { type Cluster, startCluster } from './cluster.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const env = process.env;
-const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
+/** A whole number from the environment, or the default; anything else stops with what to set. */
+function port(name: string, fallback: number, span = 1): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value + span - 1 > 65535) {
+    console.error(`${name} must be a port number (1…${65536 - span}); got "${text}".`);
+    process.exit(2);
+  }
+  return value;
+}
 
 function build(): void {
   if (env.SKIP_BUILD === '1') return;
@@ -35,7 +46,10 @@ const verbose = env.LOG_LEVEL === 'debug' || env.VERBOSE === '1';
 async function main(): Promise<void> {
   build();
   const nodes = port('CLUSTER_NODES', 3);
-  const lb = port('CLUSTER_PORT', 8800);
+  const lb = port('CLUSTER_PORT', 8800, nodes + 1);
+  const redis = port('CLUSTER_REDIS_PORT', 6390, 3);
+  const sentinel = port('CLUSTER_SENTINEL_PORT', 26390, 3);
+  const stats = port('CLUSTER_STATS_PORT', 8809);
   const path = join(ROOT, '.avatar-drive/dev-credentials.json');
   const { credentials } = await loadOrCreateDevCredentials(path);
   let cluster: Cluster | undefined;
@@ -58,10 +72,10 @@ async function main(): Promise<void> {
       signingKey: credentials.signingKey,
       ports: {
         lb,
-        stats: port('CLUSTER_STATS_PORT', 8809),
+        stats,
         nodes: Array.from({ length: nodes }, (_, i) => lb + 1 + i),
-        redis: [6390, 6391, 6392],
-        sentinels: [26390, 26391, 26392],
+        redis: [redis, redis + 1, redis + 2],
+        sentinels: [sentinel, sentinel + 1, sentinel + 2],
       },
       // Sentinel calls a primary down after 5 s without answers (the harness default).
       log: (name, line) => {
@@ -74,7 +88,9 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`\nCould not start: ${(error as Error).message}`);
     console.error(
-      `Is another \`pnpm start:cluster\` running (ports ${lb}…${lb + nodes}, 6390–6392, 26390–26392)? Set CLUSTER_PORT to move the service ports.`,
+      `Is another \`pnpm start:cluster\` (or anything else) using its ports? Service ${lb}…${lb + nodes} ` +
+        `(CLUSTER_PORT), stats ${stats} (CLUSTER_STATS_PORT), Redis ${redis}–${redis + 2} (CLUSTER_REDIS_PORT), ` +
+        `sentinels ${sentinel}–${sentinel + 2} (CLUSTER_SENTINEL_PORT): set those to move them.`,
     );
     process.exit(1);
   }
