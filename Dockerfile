@@ -17,8 +17,12 @@ ENV CI=true
 WORKDIR /src
 RUN npm install --global --no-fund --no-audit pnpm@10.34.9
 # clang + lld build the engine's WebAssembly SIMD module (without them the engine is TypeScript only).
+# Not pinned to a Debian revision: a point release replaces it and the old one leaves the mirror, so a
+# pin breaks the build months later. The base image's release fixes the major version (bookworm: 14),
+# and the engine's wasm tests hold any clang that builds it to the TypeScript path's frames.
+# hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends clang=1:14.0-55.7~deb12u1 lld=1:14.0-55.7~deb12u1 \
+ && apt-get install -y --no-install-recommends clang lld \
  && rm -rf /var/lib/apt/lists/*
 # Manifests first, so the dependency layer is reused while only sources change.
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
