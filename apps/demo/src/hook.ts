@@ -33,6 +33,13 @@ export interface DemoHook {
   region: string | undefined;
   /** The loaded avatar's coverage report (`view.avatarCoverage`): format, mouth, counts. */
   coverage: { format: string; mouth: string; visemes: number; arkit: number; missing: string[] } | undefined;
+  /**
+   * What renders WebGL here (client-web's `detectRenderer()`), and whether the view uses the
+   * low-end set: on by default under software rendering, `?lowEnd=0|1` or the toggle overrides.
+   */
+  rendering: { renderer: string; software: boolean; lowEnd: boolean };
+  /** Milliseconds from the page's start to the first frame with the avatar drawn. */
+  firstFrameMs: number | undefined;
   /** The id of the last avatar uploaded from this page. */
   uploadedAvatarId: string | undefined;
   resetPeak(): void;

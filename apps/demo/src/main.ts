@@ -11,6 +11,8 @@ import {
   AvatarView,
   type ConnectionState,
   type ConversationState,
+  detectRenderer,
+  LOW_END_VIEW_OPTIONS,
 } from '@avatar-drive/client-web';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import {
@@ -43,6 +45,10 @@ declare global {
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const log = new EventLog($<HTMLOListElement>('log'));
+// Without a GPU (a VM, a remote desktop) the browser rasterises WebGL on the CPU, where the
+// full-quality view shows 0.3–1 frames a second; the low-end set is 7–9× cheaper per frame.
+const renderer = detectRenderer();
+const lowEndParam = new URLSearchParams(location.search).get('lowEnd');
 const hook: DemoHook = {
   mode: 'sdk',
   avatarId: undefined,
@@ -60,6 +66,12 @@ const hook: DemoHook = {
   localReady: false,
   region: undefined,
   coverage: undefined,
+  rendering: {
+    renderer: renderer.renderer,
+    software: renderer.software,
+    lowEnd: lowEndParam === null ? renderer.software : lowEndParam === '1',
+  },
+  firstFrameMs: undefined,
   uploadedAvatarId: undefined,
   resetPeak() {
     hook.peakLevel = 0;
@@ -302,10 +314,14 @@ async function setup() {
   // `?capture=1` keeps the last rendered frame readable (tests read the mouth from the canvas at
   // the instant the jaw is open; a screenshot takes too long to catch a syllable).
   const capture = new URLSearchParams(location.search).get('capture') === '1';
-  const current = new AvatarView(avatar, $('avatar'), capture ? { preserveDrawingBuffer: true } : {});
+  const current = new AvatarView(avatar, $('avatar'), {
+    ...(hook.rendering.lowEnd ? LOW_END_VIEW_OPTIONS : {}),
+    ...(capture ? { preserveDrawingBuffer: true } : {}),
+  });
   view = current;
   current.onFirstRendering = () => {
     hook.firstRendering = true;
+    hook.firstFrameMs ??= Math.round(performance.now());
     $('loader').classList.add('done');
     log.add('info', 'first frame rendered');
   };
@@ -648,10 +664,32 @@ function wire() {
     if (chosen) void uploadOwnAvatar(chosen);
   });
   $('log-clear').addEventListener('click', () => log.clear());
+  $<HTMLInputElement>('low-end').addEventListener('change', (event) => {
+    hook.rendering.lowEnd = (event.target as HTMLInputElement).checked;
+    showRendering();
+    log.add('info', `low-end rendering ${hook.rendering.lowEnd ? 'on' : 'off'}`);
+    void setup();
+  });
+}
+
+/** The low-end toggle, and why it is on by default when it is. */
+function showRendering() {
+  const { software, lowEnd } = hook.rendering;
+  $<HTMLInputElement>('low-end').checked = lowEnd;
+  $('renderer-note').textContent = software ? 'software WebGL: no GPU' : '';
+  $('rendering').title =
+    `${renderer.renderer || 'WebGL renderer unknown'} · device pixel ratio 1, no anti-aliasing, no image-based lighting: 7–9× cheaper per frame without a GPU`;
 }
 
 async function main() {
   wire();
+  showRendering();
+  if (renderer.software) {
+    log.add(
+      'info',
+      `software WebGL (${renderer.renderer}): low-end rendering ${hook.rendering.lowEnd ? 'on' : 'off (?lowEnd=0)'}`,
+    );
+  }
   requestAnimationFrame(meterLoop);
   try {
     config = await loadConfig();

@@ -332,6 +332,38 @@ test('a reload takes the avatar from the asset cache (no asset download)', async
   await expect(page.getByTestId('log')).toContainText('from the asset cache');
 });
 
+test('software WebGL: the demo picks the low-end set, says so, and the toggle switches it', async () => {
+  // Two loads of the avatar on a software rasteriser.
+  test.setTimeout(240_000);
+  await openDemo();
+  const before = await page.evaluate(() => ({
+    ...window.__demo.rendering,
+    firstFrameMs: window.__demo.firstFrameMs,
+  }));
+  // The test browser has no GPU (SwiftShader), which is what a VM or CI runner gives a visitor.
+  expect(before).toMatchObject({ software: true, lowEnd: true });
+  console.log(
+    `demo first frame ${before.firstFrameMs} ms after the page started (software WebGL, low-end set)`,
+  );
+  await expect(page.getByTestId('renderer-note')).toHaveText(/software WebGL/);
+  await expect(page.getByTestId('low-end')).toBeChecked();
+  // Off: the view is made again with the full-quality options, and draws.
+  await page.getByTestId('low-end').click();
+  await page.waitForFunction(
+    () => window.__demo.rendering.lowEnd === false && window.__demo.firstRendering,
+    null,
+    {
+      timeout: 90_000,
+    },
+  );
+  await expect(page.getByTestId('low-end')).not.toBeChecked();
+  // Back on for the tests after this one.
+  await page.getByTestId('low-end').click();
+  await page.waitForFunction(() => window.__demo.rendering.lowEnd && window.__demo.firstRendering, null, {
+    timeout: 90_000,
+  });
+});
+
 test('the primary region dies mid-page: the next connection uses the backup region', async () => {
   await ensureDemo('sdk');
   await page.getByTestId('sample-numbers').click();

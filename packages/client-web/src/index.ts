@@ -72,4 +72,5 @@ export {
 } from './avatar-manager.js';
 export { AvatarView, type AvatarViewOptions, type FrameSource } from './avatar-view.js';
 export { type LocalEngineOptions, WorkerEngine } from './local/worker-engine.js';
+export { detectRenderer, LOW_END_VIEW_OPTIONS, type RendererInfo } from './renderer-info.js';
 export { WebAudioSink } from './web-audio-sink.js';
