@@ -96,20 +96,29 @@ export class AvatarStore {
   }
 
   /**
-   * Opens the current view's session: resumes audio (call it from a user gesture), then, in SDK
-   * mode, sets a fresh session token, then `controller.start()`. Concurrent calls share one
-   * attempt; a view already connected resolves at once. Failures are recorded and rethrown.
+   * Opens the current view's session: resumes audio (call it from a user gesture; `resumeAudio:
+   * false` skips it), then, in SDK mode, sets a fresh session token, then `controller.start()`.
+   * Concurrent calls share one attempt; a view already connected resolves at once (after
+   * resuming audio). Failures are recorded and rethrown.
    */
-  connect(): Promise<void> {
-    if (this.#connecting) return this.#connecting;
-    const attempt = this.#connect().finally(() => {
+  connect(options: { resumeAudio?: boolean } = {}): Promise<void> {
+    const resumeAudio = options.resumeAudio ?? true;
+    if (this.#connecting) {
+      const controller = this.#state.controller;
+      // A click during an automatic connect still resumes the audio (it needs the gesture).
+      if (resumeAudio && controller) {
+        return Promise.all([controller.initializeAudioContext(), this.#connecting]).then(() => undefined);
+      }
+      return this.#connecting;
+    }
+    const attempt = this.#connect(resumeAudio).finally(() => {
       if (this.#connecting === attempt) this.#connecting = undefined;
     });
     this.#connecting = attempt;
     return attempt;
   }
 
-  async #connect(): Promise<void> {
+  async #connect(resumeAudio: boolean): Promise<void> {
     const controller = this.#state.controller;
     try {
       if (!controller) {
@@ -119,7 +128,8 @@ export class AvatarStore {
           { phase: 'connect' },
         );
       }
-      await controller.initializeAudioContext();
+      // Browsers resume audio only inside a user gesture; an automatic connect leaves it for the click.
+      if (resumeAudio) await controller.initializeAudioContext();
       if (controller.connectionState === 'connected' || controller.connectionState === 'connecting') return;
       if (AvatarSDK.config.mode === 'sdk') {
         if (!this.fetchToken) {

@@ -117,7 +117,7 @@ export function AvatarView(props: AvatarViewProps): ReactNode {
         view.ready.catch((error: unknown) => {
           if (!cancelled) store.reportError(error);
         });
-        if (latest.current.autoConnect) await store.connect();
+        if (latest.current.autoConnect) await store.connect({ resumeAudio: false });
       } catch (error) {
         if (!cancelled) store.reportError(error);
       }

@@ -127,6 +127,8 @@ describe('<AvatarProvider> and <AvatarView>', () => {
     expect(tokens).toEqual(['tok0']);
     expect(AvatarSDK.sessionToken).toBe('tok0');
     expect(factory.views[0]!.fake.calls.filter((c) => c === 'start')).toHaveLength(1);
+    // Without a user gesture the audio is left suspended, for connect() from a click to resume.
+    expect(factory.views[0]!.fake.calls).not.toContain('initializeAudioContext');
     expect(seen.connection.at(-1)).toBe('connected');
     expect(seen.connection).not.toContain('failed');
   });
@@ -161,8 +163,9 @@ describe('<AvatarProvider> and <AvatarView>', () => {
     expect(seen.connection.at(-1)).toBe('connected');
     await act(async () => seen.controls!.connect()); // already connected: nothing more
     expect(minted).toBe(2);
-    // Audio resumed by every attempt (the failed one, the shared one, the no-op one).
-    expect(fake.calls.filter((c) => c === 'initializeAudioContext').length).toBe(3);
+    // Every call resumes the audio (it may be the one in a click): the failed one, both of the
+    // shared attempt, the no-op one. One start() per attempt.
+    expect(fake.calls.filter((c) => c === 'initializeAudioContext').length).toBe(4);
     expect(fake.calls.filter((c) => c === 'start').length).toBe(2);
 
     await act(async () => {
