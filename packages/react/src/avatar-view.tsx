@@ -30,7 +30,10 @@ export interface AvatarViewProps {
   avatar?: Avatar;
   /** Which view to mount; default `mesh` (three.js). */
   kind?: AvatarViewKind;
-  /** Makes the view instead of `kind`'s factory (another renderer, or a wrapped view). */
+  /**
+   * Makes the view instead of `kind`'s factory (another renderer, or a wrapped view). Read when
+   * the view is made, like `options`: an inline function does not remake the view each render.
+   */
   createView?: AvatarViewFactory;
   /**
    * Options of the view and its controller (`background`, `maxPixelRatio`, `jitterBufferMs`, …),
@@ -70,7 +73,7 @@ export function AvatarView(props: AvatarViewProps): ReactNode {
   // Callbacks change identity every render: read the latest through a ref, not as effect deps.
   const latest = useRef(props);
   latest.current = props;
-  const { avatarId, avatar, kind = 'mesh', createView } = props;
+  const { avatarId, avatar, kind = 'mesh' } = props;
 
   useEffect(() => {
     const element = container.current;
@@ -94,7 +97,7 @@ export function AvatarView(props: AvatarViewProps): ReactNode {
             { phase: 'load' },
           );
         }
-        const factory = createView ?? avatarViewKinds[kind];
+        const factory = latest.current.createView ?? avatarViewKinds[kind];
         if (!factory) {
           throw new AvatarError(
             'invalidRequest',
@@ -127,7 +130,7 @@ export function AvatarView(props: AvatarViewProps): ReactNode {
       detach?.();
       view?.dispose();
     };
-  }, [store, sdkReady, avatarId, avatar, kind, createView]);
+  }, [store, sdkReady, avatarId, avatar, kind]);
 
   return (
     <div ref={container} className={props.className} style={{ position: 'relative', ...props.style }}>

@@ -195,17 +195,21 @@ describe('<AvatarProvider> and <AvatarView>', () => {
     expect(factory.views[0]!.fake.calls).not.toContain('start');
   });
 
-  it('a new avatar replaces the view: the old one is disposed and the hooks follow the new one', async () => {
+  it('re-renders keep the view; a new avatar replaces it, the old one disposed, the hooks following', async () => {
     const factory = recordingFactory();
     const seen: Seen = { connection: [], conversation: [] };
+    // An inline createView (a new function each render), as apps write it.
     const tree = (avatar: typeof FAKE_AVATAR) => (
-      <AvatarProvider appId="app_test" options={OPTIONS} fetchToken={async () => 't'}>
-        <AvatarView avatar={avatar} createView={factory} />
+      <AvatarProvider appId="app_test" options={{ ...OPTIONS }} fetchToken={async () => 't'}>
+        <AvatarView avatar={avatar} createView={(a, el, o) => factory(a, el, o)} />
         <Probe seen={seen} />
       </AvatarProvider>
     );
     await render(tree(FAKE_AVATAR));
     await settle();
+    await render(tree(FAKE_AVATAR)); // a re-render with new props objects: the same view
+    await settle();
+    expect(factory.views).toHaveLength(1);
     await render(tree({ id: 'other' } as typeof FAKE_AVATAR));
     await settle();
     expect(factory.views).toHaveLength(2);
