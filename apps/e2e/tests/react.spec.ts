@@ -173,9 +173,10 @@ test('speaks the sample: states in order, the frames open the jaw, the mouth pix
   const order = ['conversation:playing', 'conversation:idle'];
   expect(probe.timeline.filter((t) => order.includes(t)).slice(0, 2)).toEqual(order);
   console.log(`[e2e react] probe after speaking: ${JSON.stringify(probe)}`);
-  // The drive frames the view applied while playing: the jaw moving from frame to frame, and open.
-  expect(probe.framesWhilePlaying, 'rendered frames with a new jawOpen').toBeGreaterThan(5);
-  expect(probe.openFrames, 'rendered frames with jawOpen > 0.1').toBeGreaterThan(2);
+  // The drive frames the view applied while playing: the jaw moved between drawn frames, and
+  // opened. (How many frames get drawn depends on the machine: 3 in a sentence on a loaded run.)
+  expect(probe.framesWhilePlaying, 'drawn frames with a new jawOpen').toBeGreaterThanOrEqual(2);
+  expect(probe.openFrames, 'drawn frames with jawOpen > 0.1').toBeGreaterThanOrEqual(1);
   // At rest the jaw is closed (0); a loaded run saw 0.28 at its few drawn frames.
   expect(probe.frameJawMax, 'peak jawOpen in the applied frames').toBeGreaterThan(0.1);
   expect(probe.meshJawMax, 'peak jawOpen on the mesh').toBeGreaterThan(0.1);
