@@ -41,6 +41,11 @@ export interface StackOptions {
   redis?: boolean;
   /** Extra environment for the service processes. */
   serviceEnv?: Record<string, string>;
+  /**
+   * The built page the web server serves (default `apps/demo/dist`); another app built against
+   * the same `/demo-config.json`, e.g. `examples/react/dist`.
+   */
+  pageRoot?: string;
 }
 
 /** A running stack. */
@@ -232,7 +237,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       relayUrl: `ws://127.0.0.1:${ports.relay}/relay`,
     };
     demoServer = await startDemoServer({
-      root: join(REPO_ROOT, 'apps/demo/dist'),
+      root: options.pageRoot ?? join(REPO_ROOT, 'apps/demo/dist'),
       port: ports.demo,
       config,
       consoles: [consoles.primary, consoles.backup],

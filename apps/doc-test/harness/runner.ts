@@ -119,14 +119,14 @@ async function main() {
       if (block.kind === 'sh') {
         result = await exec('bash', ['-euo', 'pipefail', '-c', source(block)], { cwd: ROOT, env });
       } else if (block.kind === 'node') {
-        const file = join(RUN_DIR, `block-${index}.ts`);
+        const file = join(RUN_DIR, `block-${index}.${extension(block)}`);
         writeFileSync(file, source(block));
         result = await exec(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env });
       } else if (block.kind === 'json') {
         JSON.parse(block.lang === 'jsonc' ? block.code.replace(/^\s*\/\/.*$|\s\/\/.*$/gm, '') : block.code);
         result = { ok: true, output: '' };
       } else if (block.kind === 'browser') {
-        const entry = join(RUN_DIR, `block-${index}.ts`);
+        const entry = join(RUN_DIR, `block-${index}.${extension(block)}`);
         writeFileSync(entry, `${source(block)}\n;(window as any).__docTest = { ok: true };\n`);
         const bundle = await build({
           entryPoints: [entry],
@@ -135,6 +135,7 @@ async function main() {
           format: 'esm',
           target: 'es2022',
           platform: 'browser',
+          jsx: 'automatic',
           logLevel: 'silent',
         });
         pages.set(`/block-${index}.js`, bundle.outputFiles[0]!.text);
@@ -172,6 +173,11 @@ addEventListener('unhandledrejection', (e) => { window.__docTest = { ok: false, 
   server.close();
   await stack.stop();
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The file extension a block runs from: `tsx` blocks (React examples) keep their JSX. */
+function extension(block: CodeBlock): 'ts' | 'tsx' {
+  return block.lang === 'tsx' || block.lang === 'jsx' ? 'tsx' : 'ts';
 }
 
 main().then(

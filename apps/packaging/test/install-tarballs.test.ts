@@ -5,7 +5,8 @@
  * a Node script mints a token through the installed token server and streams a WAV with the
  * installed server-sdk; two pages built from the installed client-web (one bundled by esbuild from
  * the scratch node_modules, one plain `<script type="module">` importing the standalone browser
- * bundle, no import map) make the avatar speak in Chromium.
+ * bundle, no import map) and a React page on the installed @avatar-drive/react (strict mode)
+ * make the avatar speak in Chromium; @avatar-drive/react also imports in plain Node.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
@@ -34,6 +35,7 @@ const INSTALLED = [
   '@avatar-drive/client-web',
   '@avatar-drive/server-sdk',
   '@avatar-drive/token-server',
+  '@avatar-drive/react',
 ];
 
 let work: string;
@@ -95,7 +97,17 @@ beforeAll(async () => {
   // satisfied by each other), everything else from the registry (npm's cache first).
   await run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      ...tarballs.values(),
+      // @avatar-drive/react's app side: react is its peer (npm adds it), react-dom the app's own.
+      'react@19.2.3',
+      'react-dom@19.2.3',
+    ],
     { cwd: project, timeout: 150_000, env: { ...process.env, npm_config_workspaces: '' } },
   );
 
@@ -131,6 +143,8 @@ beforeAll(async () => {
     'page-bundled.js',
     'page-bundled.html',
     'page-standalone.html',
+    'page-react.js',
+    'page-react.html',
   ]) {
     await copyFile(join(FIXTURES, file), join(project, file));
   }
@@ -202,45 +216,68 @@ describe('tarballs installed with npm outside the workspace', () => {
     });
   }, 90_000);
 
-  describe('client-web in Chromium', () => {
+  it('@avatar-drive/react imports in plain Node (no DOM: server rendering)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('@avatar-drive/react'); console.log(typeof m.AvatarProvider, typeof m.useMicrophone);",
+      ],
+      { cwd: project, timeout: 30_000 },
+    );
+    expect(stdout.trim()).toBe('function function');
+  });
+
+  describe('client-web and react in Chromium', () => {
     beforeAll(async () => {
-      await build({
-        entryPoints: [join(project, 'page-bundled.js')],
-        outfile: join(project, 'page-bundled.out.js'),
-        absWorkingDir: project,
-        bundle: true,
-        format: 'esm',
-        platform: 'browser',
-        target: 'es2022',
-        logLevel: 'error',
-      });
+      for (const page of ['page-bundled', 'page-react']) {
+        await build({
+          entryPoints: [join(project, `${page}.js`)],
+          outfile: join(project, `${page}.out.js`),
+          absWorkingDir: project,
+          bundle: true,
+          format: 'esm',
+          platform: 'browser',
+          target: 'es2022',
+          logLevel: 'error',
+        });
+      }
       chromium = await launchChromium({ viewport: { width: 400, height: 400 } });
     }, 60_000);
 
-    for (const page of ['page-bundled.html', 'page-standalone.html']) {
+    for (const page of ['page-bundled.html', 'page-standalone.html', 'page-react.html']) {
       it(`${page}: the avatar speaks (the mouth opens)`, async () => {
         const tab = await chromium.context.newPage();
         const errors: string[] = [];
         tab.on('pageerror', (error) => errors.push(error.message));
+        // Console errors (a missing favicon is one) only explain a page that never reports.
+        const consoleErrors: string[] = [];
+        tab.on('console', (message) => {
+          if (message.type() === 'error') consoleErrors.push(message.text());
+        });
         const query = new URLSearchParams({
           appId: service.appId,
           console: service.url,
           token: await sessionToken(),
         });
         await tab.goto(`${pagesOrigin}/${page}?${query}`);
-        await tab.waitForFunction(
-          () => (window as { __result?: unknown }).__result !== undefined,
-          undefined,
-          {
+        await tab
+          .waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, {
             timeout: 45_000,
-          },
-        );
+          })
+          .catch((error: Error) => {
+            const seen = [...errors, ...consoleErrors].join(' | ') || 'none';
+            throw new Error(`${error.message} (page errors: ${seen})`);
+          });
         const result = await tab.evaluate(() => (window as { __result?: Record<string, unknown> }).__result);
         await tab.close();
         expect(errors).toEqual([]);
         expect(result).toMatchObject({ ok: true, played: true, connection: 'connected' });
         // At rest the jaw is closed (0); speech opens it.
         expect(result!.jawMax as number).toBeGreaterThan(0.1);
+        // The React page runs in strict mode: its double mount left one view.
+        if (page === 'page-react.html') expect(result!.canvases).toBe(1);
       }, 60_000);
     }
   });

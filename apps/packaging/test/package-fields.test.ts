@@ -19,7 +19,7 @@ function exportTargets(value: unknown): string[] {
 }
 
 describe('published packages', () => {
-  it('are the ten the project ships', () => {
+  it('are the eleven the project ships', () => {
     expect(packages.map((p) => p.name).sort()).toEqual(
       [
         'agent-plugin',
@@ -28,6 +28,7 @@ describe('published packages', () => {
         'client-web',
         'core',
         'engine',
+        'react',
         'react-native',
         'rtc-player',
         'server-sdk',
