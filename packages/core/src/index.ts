@@ -47,3 +47,7 @@ export * from './wire/fast/response-animation.js';
 export * from './wire/fast/scan-server-message.js';
 export * from './wire/messages.js';
 export * from './wire/server-error.js';
+export * from './lam/lam-archive.js';
+export * from './lam/splat-ply.js';
+export * from './lam/zip-reader.js';
+export * from './lam/zip-writer.js';
