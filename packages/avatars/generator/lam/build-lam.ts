@@ -302,7 +302,7 @@ export async function buildLamZip(glb: Uint8Array, options: LamBuildOptions = {}
   const encoder = new TextEncoder();
   return writeZip([
     { name: 'arkitWithBSData/skin.glb', data: skin },
-    { name: 'arkitWithBSData/offset.ply', data: encodeSplatPly(cloud) },
+    { name: 'arkitWithBSData/offset.ply', data: encodeSplatPly(cloud, 'rgb') },
     {
       name: 'arkitWithBSData/vertex_order.json',
       data: encoder.encode(JSON.stringify(Array.from({ length: n }, (_, i) => i))),

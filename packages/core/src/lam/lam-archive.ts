@@ -3,7 +3,8 @@
  * way by the service (upload validation) and the clients (the splat view):
  *
  * - `skin.glb`: the mesh, its skeleton and its ARKit morph targets (the mesh is not drawn);
- * - `offset.ply`: one Gaussian per mesh vertex, its position an offset from that vertex;
+ * - `offset.ply`: one Gaussian per mesh vertex, its position an offset from that vertex, its
+ *   colour stored as RGB in `f_dc_*`;
  * - `vertex_order.json`: a permutation of the vertex indices (the Gaussians' draw order hint);
  * - `animation.glb`: body clips (idle, speak, think);
  * - `bsData.json` (optional): the blend-shape names the exporter used.
@@ -94,7 +95,8 @@ export function readLamArchive(bytes: Uint8Array, limits: LamLimits = {}): LamAr
       `skin.glb's mesh has ${vertexCount} vertices; at most ${maxSplats} Gaussians are accepted.`,
     );
   }
-  const splats = parseSplatPly(found.get('offset.ply')!.read(), { maxSplats });
+  // LAM writes each Gaussian's colour itself into f_dc (0…1), not a spherical-harmonic coefficient.
+  const splats = parseSplatPly(found.get('offset.ply')!.read(), { maxSplats, colors: 'rgb' });
   if (splats.count !== vertexCount) {
     throw lamProblem(
       'countMismatch',

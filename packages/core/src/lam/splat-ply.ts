@@ -11,7 +11,7 @@ export interface SplatCloud {
   count: number;
   /** x, y, z per Gaussian. */
   positions: Float32Array;
-  /** Linear RGB in 0…1 from the DC spherical-harmonic term (0.5 + C0 · f_dc). */
+  /** RGB in 0…1: from the DC spherical-harmonic term (0.5 + C0 · f_dc), or f_dc itself (see {@link PlyLimits.colors}). */
   colors: Float32Array;
   /** 0…1 (sigmoid of the stored logit). */
   opacities: Float32Array;
@@ -63,6 +63,11 @@ const MAX_HEADER = 16 * 1024;
 export interface PlyLimits {
   /** Most Gaussians accepted (default 500 000). */
   maxSplats?: number;
+  /**
+   * How `f_dc_*` holds the colour: `sh` (default, the 3D Gaussian Splatting convention: the DC
+   * spherical-harmonic coefficient) or `rgb` (the colour itself in 0…1, as LAM's exporter writes it).
+   */
+  colors?: 'sh' | 'rgb';
 }
 
 /**
@@ -71,6 +76,7 @@ export interface PlyLimits {
  */
 export function parseSplatPly(bytes: Uint8Array, limits: PlyLimits = {}): SplatCloud {
   const maxSplats = limits.maxSplats ?? 500_000;
+  const rgb = limits.colors === 'rgb';
   const headerText = new TextDecoder('latin1').decode(
     bytes.subarray(0, Math.min(bytes.byteLength, MAX_HEADER)),
   );
@@ -161,7 +167,8 @@ export function parseSplatPly(bytes: Uint8Array, limits: PlyLimits = {}): SplatC
     const r = i * stride;
     for (let c = 0; c < 3; c++) {
       cloud.positions[i * 3 + c] = f(r, 'xyz'[c]!);
-      cloud.colors[i * 3 + c] = Math.min(1, Math.max(0, 0.5 + SH_C0 * f(r, `f_dc_${c}`)));
+      const dc = f(r, `f_dc_${c}`);
+      cloud.colors[i * 3 + c] = Math.min(1, Math.max(0, rgb ? dc : 0.5 + SH_C0 * dc));
       cloud.scales[i * 3 + c] = Math.exp(f(r, `scale_${c}`));
     }
     cloud.opacities[i] = 1 / (1 + Math.exp(-f(r, 'opacity')));
@@ -186,8 +193,9 @@ export function parseSplatPly(bytes: Uint8Array, limits: PlyLimits = {}): SplatC
   return cloud;
 }
 
-/** Encodes `cloud` as a binary little-endian Gaussian PLY (the generator's `offset.ply`). */
-export function encodeSplatPly(cloud: SplatCloud): Uint8Array {
+/** Encodes `cloud` as a binary little-endian Gaussian PLY (the generator's `offset.ply`); `colors` as in {@link PlyLimits}. */
+export function encodeSplatPly(cloud: SplatCloud, colors: 'sh' | 'rgb' = 'sh'): Uint8Array {
+  const dc = (c: number) => (colors === 'rgb' ? c : (c - 0.5) / SH_C0);
   const header = `ply\nformat binary_little_endian 1.0\nelement vertex ${cloud.count}\n${REQUIRED.map((p) => `property float ${p}\n`).join('')}end_header\n`;
   const head = new TextEncoder().encode(header);
   const out = new Uint8Array(head.byteLength + cloud.count * REQUIRED.length * 4);
@@ -201,9 +209,9 @@ export function encodeSplatPly(cloud: SplatCloud): Uint8Array {
       cloud.positions[i * 3]!,
       cloud.positions[i * 3 + 1]!,
       cloud.positions[i * 3 + 2]!,
-      (cloud.colors[i * 3]! - 0.5) / SH_C0,
-      (cloud.colors[i * 3 + 1]! - 0.5) / SH_C0,
-      (cloud.colors[i * 3 + 2]! - 0.5) / SH_C0,
+      dc(cloud.colors[i * 3]!),
+      dc(cloud.colors[i * 3 + 1]!),
+      dc(cloud.colors[i * 3 + 2]!),
       logit(cloud.opacities[i]!),
       Math.log(cloud.scales[i * 3]!),
       Math.log(cloud.scales[i * 3 + 1]!),

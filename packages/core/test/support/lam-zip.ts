@@ -69,7 +69,10 @@ export function lamZip(options: LamZipOptions = {}): Uint8Array {
   const order = options.order ?? Array.from({ length: vertices }, (_, i) => vertices - 1 - i);
   const files: ZipInput[] = [
     { name: `${folder}skin.glb`, data: minimalGlb(vertices) },
-    { name: `${folder}offset.ply`, data: options.ply ?? encodeSplatPly(cloud(options.splats ?? vertices)) },
+    {
+      name: `${folder}offset.ply`,
+      data: options.ply ?? encodeSplatPly(cloud(options.splats ?? vertices), 'rgb'),
+    },
     { name: `${folder}vertex_order.json`, data: new TextEncoder().encode(JSON.stringify(order)) },
     { name: `${folder}animation.glb`, data: minimalGlb(1) },
   ].filter((f) => !options.omit?.some((name) => f.name.endsWith(name)));
