@@ -8,5 +8,5 @@ export default defineConfig({
   clean: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['@avatar-drive/core', '@pixiv/three-vrm', 'three', /^three\//],
+  external: ['@avatar-drive/core', '@pixiv/three-vrm', '@sparkjsdev/spark', 'three', /^three\//],
 });

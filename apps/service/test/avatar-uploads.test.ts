@@ -178,6 +178,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(avatars.post.requestBody.content)).toEqual([
       'model/gltf-binary',
       'model/vrm',
+      'application/zip',
       'application/octet-stream',
     ]);
     expect(avatars.post.parameters.map((p: Json) => p.name)).toEqual(

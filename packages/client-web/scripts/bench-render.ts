@@ -17,6 +17,8 @@
  * ms per frame, frames per second, and the ratio to the defaults of the same round.
  * `BENCH_ONLY=<regexp>` runs only the configurations whose label matches (keep "defaults" in it:
  * the ratios are to the defaults). `BENCH_AVATAR=<id>` renders another built-in (default `mika`).
+ * `BENCH_SPLATS=<a.zip>,<b.zip>` adds, per LAM Gaussian-splat zip, its head at the defaults and with
+ * the low-end options (the frame cost of a splat head against the mesh built-in, same page and run).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,10 +36,15 @@ const MIN_FRAMES = 5;
 const MAX_SECONDS = 60;
 const AVATAR = process.env.BENCH_AVATAR ?? 'mika';
 const CLK_TCK = 100; // Linux USER_HZ
+/** LAM zips to render as splat heads (BENCH_SPLATS, comma-separated paths). */
+const SPLATS = (process.env.BENCH_SPLATS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((path) => resolve(path));
 
 const LOW = { maxPixelRatio: 1, antialias: false, environmentLighting: false };
-/** Label, view options, and whether the model is the vertex-coloured variant. */
-const CONFIGS: [string, Record<string, unknown>, boolean][] = [
+/** Label, view options, and the model: the built-in (false), its vertex-coloured variant (true), or a LAM zip's path. */
+const CONFIGS: [string, Record<string, unknown>, boolean | string][] = [
   ['defaults (DPR 2, MSAA, environment lighting)', {}, false],
   ['maxPixelRatio: 1', { maxPixelRatio: 1 }, false],
   ['antialias: false', { antialias: false }, false],
@@ -51,6 +58,10 @@ const CONFIGS: [string, Record<string, unknown>, boolean][] = [
         ['vertex colours, all three', LOW, true],
       ] as [string, Record<string, unknown>, boolean][])
     : []),
+  ...SPLATS.flatMap((zip): [string, Record<string, unknown>, string][] => [
+    [`splats ${zip.split('/').pop()}, defaults`, {}, zip],
+    [`splats ${zip.split('/').pop()}, all three`, LOW, zip],
+  ]),
 ];
 
 /** CPU seconds (user + system) of `root` and all its descendants. */
@@ -117,7 +128,12 @@ try {
     let baseline = 0;
     for (const [label, options, vertexColours] of CONFIGS.filter(([label]) => !ONLY || ONLY.test(label))) {
       const page = await context.newPage();
-      if (vertexColours && VERTEX_GLB) {
+      const splatZip = typeof vertexColours === 'string' ? readFileSync(vertexColours) : undefined;
+      if (splatZip) {
+        await page.route(`**/built-in/${AVATAR}/avatar.glb`, (route) =>
+          route.fulfill({ status: 200, contentType: 'application/zip', body: splatZip }),
+        );
+      } else if (vertexColours && VERTEX_GLB) {
         const body = readFileSync(VERTEX_GLB);
         await page.route(`**/built-in/${AVATAR}/avatar.glb`, (route) =>
           route.fulfill({ status: 200, contentType: 'model/gltf-binary', body }),
@@ -125,7 +141,7 @@ try {
       }
       await page.goto(server.origin);
       await page.waitForFunction(() => document.title === 'ready');
-      await page.evaluate(
+      const splatCount = await page.evaluate(
         async ({ id, options }) => {
           // biome-ignore lint/suspicious/noExplicitAny: the page's globals are untyped
           const { AvatarSDK, Avatar, AvatarView } = (window as any).ad;
@@ -156,6 +172,7 @@ try {
           };
           requestAnimationFrame(count);
           Object.assign(window, { frames: () => frames, view });
+          return view.splatCount as number | undefined;
         },
         { id: AVATAR, options },
       );
@@ -185,7 +202,7 @@ try {
       r.ratio.push(baseline / msPerFrame);
       results.set(label, r);
       console.log(
-        `round ${round + 1}  ${label.padEnd(46)} ${msPerFrame.toFixed(1).padStart(6)} CPU ms/frame  ${(frames / wall).toFixed(1).padStart(5)} fps  ${(baseline / msPerFrame).toFixed(2)}× cheaper than defaults`,
+        `round ${round + 1}  ${label.padEnd(46)}${splatCount ? ` (${splatCount} splats)` : ''} ${msPerFrame.toFixed(1).padStart(6)} CPU ms/frame  ${(frames / wall).toFixed(1).padStart(5)} fps  ${(baseline / msPerFrame).toFixed(2)}× cheaper than defaults`,
       );
     }
   }

@@ -183,6 +183,14 @@ export class AvatarView {
     return this.#stage.coverage;
   }
 
+  /**
+   * How many Gaussians a LAM splat avatar draws, once {@link ready} resolved (one per vertex of its
+   * skin.glb); `undefined` for a mesh avatar (glTF, VRM).
+   */
+  get splatCount(): number | undefined {
+    return this.#stage.splatCount;
+  }
+
   /** The loaded model's root object, once {@link ready} resolved (to read or attach things). */
   get model(): THREE.Object3D | undefined {
     return this.#stage.model;

@@ -27,6 +27,20 @@ export const AVATAR_FILE_PROBLEMS = [
   'validationTimeout',
   /** No morph targets or expressions the rig can drive. */
   'notDrivable',
+  /** A LAM avatar zip whose archive structure is broken (no central directory, bad offsets, CRC, encryption, an unknown compression method). */
+  'zipMalformed',
+  /** A zip that inflates past its declared sizes or the service's limits (a zip bomb), or holds too many entries. */
+  'zipBomb',
+  /** A zip entry name that is absolute, climbs out (`..`), or holds backslashes or control characters. */
+  'unsafeName',
+  /** A LAM zip without one of its required files (`skin.glb`, `offset.ply`, `vertex_order.json`, `animation.glb`), or with two of one. */
+  'lamIncomplete',
+  /** `offset.ply` is not a binary little-endian Gaussian PLY with the properties a splat needs. */
+  'plyMalformed',
+  /** `vertex_order.json` is not a permutation of the mesh's vertex indices. */
+  'vertexOrderMismatch',
+  /** The Gaussians in `offset.ply` are not one per vertex of `skin.glb`'s mesh. */
+  'countMismatch',
 ] as const;
 
 export type AvatarFileProblem = (typeof AVATAR_FILE_PROBLEMS)[number];

@@ -30,6 +30,10 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './lam/lam-archive.js';
+export * from './lam/splat-ply.js';
+export * from './lam/zip-reader.js';
+export * from './lam/zip-writer.js';
 export * from './random.js';
 export * from './reconnect.js';
 export * from './regions.js';

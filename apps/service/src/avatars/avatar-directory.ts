@@ -18,7 +18,7 @@ export interface AvatarView {
   rig: string;
   /** `builtin` (the avatars directory, every app) or `app` (uploaded by this app). */
   owner: 'builtin' | 'app';
-  format: 'glb' | 'vrm';
+  format: 'glb' | 'vrm' | 'lam';
   morphTargets?: { arkit: number; visemes: number };
   /** Summary of the coverage report. */
   coverage: unknown;
@@ -87,8 +87,8 @@ export class AvatarDirectory {
       format: record.format,
       coverage: record.coverage,
       model: {
-        name: `avatar.${record.format}`,
-        contentType: 'model/gltf-binary',
+        name: record.format === 'lam' ? 'avatar.zip' : `avatar.${record.format}`,
+        contentType: record.format === 'lam' ? 'application/zip' : 'model/gltf-binary',
         sha256: record.sha256,
         size: record.size,
         open: (range) => blobs.open(record.sha256, range),

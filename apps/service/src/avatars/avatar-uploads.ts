@@ -4,14 +4,21 @@
  * store and its record into the shared store. At most `maxConcurrent` files are validated at once;
  * more are refused (429, retry) instead of queued, so uploads cannot pile up memory.
  */
-import { randomBytes } from 'node:crypto';
-import { type AvatarCoverage, AvatarError } from '@avatar-drive/core';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AvatarCoverage,
+  AvatarError,
+  type LamArchive,
+  looksLikeZip,
+  readLamArchive,
+} from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { UploadedAvatarRecord } from '../store/avatar-records.js';
 import type { AvatarBlobStore } from './avatar-blobs.js';
 import type { AvatarDirectory } from './avatar-directory.js';
 import { drivableCoverage, summariseCoverage } from './drivable.js';
-import { precheckGlb } from './glb-precheck.js';
+import { fileProblem } from './file-problem.js';
+import { type PrecheckResult, precheckGlb } from './glb-precheck.js';
 import { type ValidationSummary, validateGltf } from './gltf-validation.js';
 
 /** Bounds of uploads (flags and env in config.ts). */
@@ -52,10 +59,59 @@ export class AvatarUploads {
     this.#logger = logger;
   }
 
-  /** Checks, stores and records `bytes` as a new avatar of `appId`. Throws AvatarError on refusal. */
+  /**
+   * Checks, stores and records `bytes` — a GLB/VRM, or a LAM avatar zip (its archive, Gaussians and
+   * vertex order checked, then its skin.glb like any GLB) — as a new avatar of `appId`. Throws
+   * AvatarError on refusal.
+   */
   async upload(appId: string, bytes: Uint8Array, name: string | undefined): Promise<UploadResult> {
-    const checked = precheckGlb(bytes, { maxBytes: this.limits.maxBytes });
-    const coverage = drivableCoverage(checked);
+    let lam: LamArchive | undefined;
+    let checked: PrecheckResult | undefined;
+    let coverage: AvatarCoverage | undefined;
+    if (!looksLikeZip(bytes)) {
+      // Cheap structural checks first, outside the slots: a broken file is refused at once.
+      checked = precheckGlb(bytes, { maxBytes: this.limits.maxBytes });
+      coverage = drivableCoverage(checked);
+    } else if (bytes.byteLength > this.limits.maxBytes) {
+      throw fileProblem(
+        'tooLarge',
+        `The zip is ${bytes.byteLength} bytes; this service accepts avatars up to ${this.limits.maxBytes} bytes.`,
+      );
+    }
+    // A zip is read inside a validation slot: inflating it costs CPU, bounded by maxConcurrent.
+    const release = this.#acquire();
+    let validation: ValidationSummary;
+    try {
+      if (!checked) {
+        lam = readLamArchive(bytes, { maxUncompressedBytes: this.limits.maxBytes * 4 });
+        checked = precheckGlb(lam.skin, { maxBytes: this.limits.maxBytes });
+        coverage = drivableCoverage(checked);
+      }
+      validation = await validateGltf(lam ? lam.skin : bytes, { timeoutMs: this.limits.validationTimeoutMs });
+    } finally {
+      release();
+    }
+    const report = coverage as AvatarCoverage; // set on both paths above
+    // A LAM avatar is stored (and hashed) as the whole zip.
+    if (lam) validation = { ...validation, sha256: createHash('sha256').update(bytes).digest('hex') };
+    const record: UploadedAvatarRecord = {
+      appId,
+      id: `av_${randomBytes(9).toString('base64url')}`,
+      name: name ?? vrmName(checked.gltf) ?? (lam ? 'Uploaded splat avatar' : 'Uploaded avatar'),
+      sha256: validation.sha256,
+      size: bytes.byteLength,
+      format: lam ? 'lam' : checked.format,
+      ...(checked.vrmVersion !== undefined && !lam && { vrmVersion: checked.vrmVersion }),
+      ...(lam && { splats: lam.splats.count }),
+      coverage: summariseCoverage(report),
+      validation: { validatorVersion: validation.validatorVersion, warnings: validation.warnings },
+      createdAt: new Date().toISOString(),
+    };
+    return this.#keep(record, bytes, report, validation);
+  }
+
+  /** Takes one of the `maxConcurrent` validation slots (429 when none is free); call the result to give it back. */
+  #acquire(): () => void {
     if (this.#active >= this.limits.maxConcurrent) {
       throw new AvatarError(
         'concurrencyLimit',
@@ -64,25 +120,21 @@ export class AvatarUploads {
       );
     }
     this.#active++;
-    let validation: ValidationSummary;
-    try {
-      validation = await validateGltf(bytes, { timeoutMs: this.limits.validationTimeoutMs });
-    } finally {
-      this.#active--;
-    }
-    const { records, blobs } = this.#directory;
-    const record: UploadedAvatarRecord = {
-      appId,
-      id: `av_${randomBytes(9).toString('base64url')}`,
-      name: name ?? vrmName(checked.gltf) ?? 'Uploaded avatar',
-      sha256: validation.sha256,
-      size: bytes.byteLength,
-      format: checked.format,
-      ...(checked.vrmVersion !== undefined && { vrmVersion: checked.vrmVersion }),
-      coverage: summariseCoverage(coverage),
-      validation: { validatorVersion: validation.validatorVersion, warnings: validation.warnings },
-      createdAt: new Date().toISOString(),
+    let released = false;
+    return () => {
+      if (!released) this.#active--;
+      released = true;
     };
+  }
+
+  async #keep(
+    record: UploadedAvatarRecord,
+    bytes: Uint8Array,
+    coverage: AvatarCoverage,
+    validation: ValidationSummary,
+  ): Promise<UploadResult> {
+    const { records, blobs } = this.#directory;
+    const appId = record.appId;
     await storeFile(blobs, record.sha256, bytes);
     if (!(await records.add(record, this.limits.maxPerApp))) {
       if (!(await records.blobInUse(record.sha256))) await blobs.delete(record.sha256);

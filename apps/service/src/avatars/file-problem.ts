@@ -14,6 +14,13 @@ const STATUS: Record<AvatarFileProblem, number> = {
   validationFailed: 422,
   validationTimeout: 422,
   notDrivable: 422,
+  zipMalformed: 422,
+  zipBomb: 413,
+  unsafeName: 422,
+  lamIncomplete: 422,
+  plyMalformed: 422,
+  vertexOrderMismatch: 422,
+  countMismatch: 422,
 };
 
 /** Builds the refusal for `problem`; `message` says what is wrong and what to do about it. */

@@ -70,7 +70,13 @@ const manifestSchema = {
       enum: ['builtin', 'app'],
       description: '`builtin`: served to every app; `app`: uploaded by this app, seen by it only.',
     },
-    format: { type: 'string', enum: ['glb', 'vrm'] },
+    format: {
+      type: 'string',
+      enum: ['glb', 'vrm', 'lam'],
+      description:
+        '`lam`: a LAM Gaussian-splat avatar (the asset is its zip: skin.glb, offset.ply, vertex_order.json, animation.glb).',
+    },
+    splats: { type: 'integer', description: '`lam`: how many Gaussians the head has (one per mesh vertex).' },
     vrmVersion: { type: 'integer', description: 'VRM major version (0 or 1) of a `vrm`.' },
     morphTargets: {
       type: 'object',
@@ -99,8 +105,8 @@ const apiKeyHeaders = {
   properties: { 'x-api-key': { type: 'string', description: 'The app API key (servers only).' } },
 } as const;
 
-/** Content types an upload may be sent as (the bytes of a .glb or .vrm file). */
-const UPLOAD_TYPES = ['model/gltf-binary', 'model/vrm', 'application/octet-stream'];
+/** Content types an upload may be sent as (the bytes of a .glb or .vrm file, or a LAM avatar .zip). */
+const UPLOAD_TYPES = ['model/gltf-binary', 'model/vrm', 'application/zip', 'application/octet-stream'];
 
 export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps): Promise<void> {
   app.addSchema(manifestSchema);
@@ -173,6 +179,7 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
       owner: avatar.owner,
       format: avatar.format,
       ...(upload?.vrmVersion !== undefined && { vrmVersion: upload.vrmVersion }),
+      ...(upload?.splats !== undefined && { splats: upload.splats }),
       ...(avatar.morphTargets && { morphTargets: avatar.morphTargets }),
       coverage: avatar.coverage,
       ...(upload && { createdAt: upload.createdAt }),
@@ -253,9 +260,10 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
       {
         bodyLimit: deps.uploads.limits.maxBytes + 1,
         schema: {
-          summary: "Upload one of the app's own avatars (.glb or .vrm)",
+          summary: "Upload one of the app's own avatars (.glb, .vrm, or a LAM Gaussian-splat .zip)",
           description:
-            'The body is the file (Content-Type: model/gltf-binary). It is checked (GLB structure, sizes, ' +
+            'The body is the file (Content-Type: model/gltf-binary; application/zip for a LAM "arkitWithBSData" zip, ' +
+            'whose archive, offset.ply, vertex_order.json and counts are checked, then its skin.glb like any GLB). It is checked (GLB structure, sizes, ' +
             'URIs, VRM extension), validated with the Khronos glTF validator, stored by its SHA-256 and ' +
             "recorded for this app in the region's shared store. The answer carries the avatar's manifest " +
             'and its full coverage report. Refusals: 413 avatarTooLarge, 422 avatarInvalid ' +
@@ -281,7 +289,7 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
             content: Object.fromEntries(
               UPLOAD_TYPES.map((type) => [
                 type,
-                { schema: { description: 'The .glb or .vrm file (binary).' } },
+                { schema: { description: 'The .glb or .vrm file, or the LAM avatar .zip (binary).' } },
               ]),
             ),
           },
@@ -329,7 +337,7 @@ export async function avatarRoutes(app: FastifyInstance, deps: AvatarRouteDeps):
             throw httpError(
               415,
               'invalidRequest',
-              'Send the .glb/.vrm file itself as the body with Content-Type: model/gltf-binary (curl: --data-binary @avatar.vrm -H "Content-Type: model/gltf-binary").',
+              'Send the .glb/.vrm file (or LAM .zip) itself as the body with Content-Type: model/gltf-binary or application/zip (curl: --data-binary @avatar.vrm -H "Content-Type: model/gltf-binary").',
             );
           }
           const declared = Number(request.headers['content-length']);

@@ -16,13 +16,16 @@ export interface UploadedAvatarRecord {
   /** Hex SHA-256 of the file: its name in the blob store and its strong ETag. */
   sha256: string;
   size: number;
-  format: 'glb' | 'vrm';
+  /** `lam`: a LAM Gaussian-splat avatar zip (skin.glb, offset.ply, …). */
+  format: 'glb' | 'vrm' | 'lam';
   /** VRM major version (0 or 1) for `vrm`. */
   vrmVersion?: 0 | 1;
   /** Which drive channels the avatar binds and how the missing ones fall back (JSON). */
   coverage: unknown;
   /** What the Khronos validator said (no errors, or it would not be here). */
   validation: { validatorVersion: string; warnings: number };
+  /** `lam`: Gaussians (one per vertex of skin.glb's mesh). */
+  splats?: number;
   /** ISO 8601. */
   createdAt: string;
 }

@@ -12,7 +12,10 @@ import {
   type DriveChannel,
   type DriveFrame,
   isDriveChannel,
+  type LamArchive,
+  looksLikeZip,
   planAvatarDrive,
+  readLamArchive,
 } from '@avatar-drive/core';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -24,6 +27,7 @@ import { gltfKind, readGlbJson } from './rig/glb-json.js';
 import { gltfRig } from './rig/gltf-rig.js';
 import type { LoadedRig } from './rig/loaded-rig.js';
 import { loadVrmRig } from './rig/vrm-rig.js';
+import { LamSplatHead } from './splat/lam-splat-head.js';
 import { dropSurfaceDetail } from './surface-detail.js';
 
 /** Options of {@link AvatarScene}. */
@@ -55,10 +59,13 @@ export class AvatarScene {
   #envTexture: THREE.Texture | undefined;
   #disposed = false;
   readonly #surfaceDetail: boolean;
+  readonly #renderer: THREE.WebGLRenderer | undefined;
+  #splatHead: LamSplatHead | undefined;
 
   /** Adds the lights (and, with `renderer`, the room environment); the model comes with {@link load}. */
   constructor(avatar: Avatar, renderer: THREE.WebGLRenderer | undefined, options: AvatarSceneOptions = {}) {
     this.#avatar = avatar;
+    this.#renderer = renderer;
     this.#surfaceDetail = options.surfaceDetail ?? true;
     this.#addLights(renderer, options.environmentLighting ?? true);
     this.scene.add(this.#pivot);
@@ -66,13 +73,16 @@ export class AvatarScene {
 
   /**
    * Parses the avatar's model — plain glTF (ARKit or Oculus viseme morph targets, e.g. Ready
-   * Player Me / Avaturn) or VRM 0.x / 1.0 (through @pixiv/three-vrm, loaded on first use) —
-   * binds it to the drive following core's plan, and frames the camera.
-   * @throws AvatarError `assetDownloadFailed` when the model is not a valid glTF 2.0 binary / VRM.
+   * Player Me / Avaturn), VRM 0.x / 1.0 (through @pixiv/three-vrm, loaded on first use) or a LAM
+   * Gaussian-splat zip (its skin.glb bound like a glTF, its Gaussians drawn by Spark, loaded on
+   * first use) — binds it to the drive following core's plan, and frames the camera.
+   * @throws AvatarError `assetDownloadFailed` when the model is not a valid glTF 2.0 binary / VRM /
+   *   LAM zip (for a LAM zip, `details.problem` names what is wrong, as the service's upload does).
    */
   async load(): Promise<void> {
-    let rig: LoadedRig;
     const bytes = this.#avatar.model;
+    if (looksLikeZip(new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength)))) return this.#loadLam(bytes);
+    let rig: LoadedRig;
     const kind = gltfKind(readGlbJson(bytes));
     try {
       const loader = new GLTFLoader();
@@ -97,6 +107,62 @@ export class AvatarScene {
       logger.error(error.message);
       throw error;
     }
+    this.#show(rig);
+  }
+
+  async #loadLam(bytes: ArrayBuffer): Promise<void> {
+    const fail = (cause: unknown): AvatarError => {
+      const problem = (cause as AvatarError | undefined)?.details?.problem;
+      const error = new AvatarError(
+        'assetDownloadFailed',
+        `Avatar ${this.#avatar.id}'s LAM zip cannot be shown: ${(cause as Error).message}`,
+        { cause, phase: 'load', ...(problem !== undefined && { details: { problem } }) },
+      );
+      logger.error(error.message);
+      return error;
+    };
+    let lam: LamArchive;
+    let rig: LoadedRig;
+    let head: LamSplatHead;
+    try {
+      lam = readLamArchive(new Uint8Array(bytes));
+      const manifest = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
+      const skin = lam.skin.slice().buffer;
+      rig = gltfRig(await new GLTFLoader().parseAsync(skin, ''), manifest);
+      const mesh = [...rig.meshes.values()].find(
+        (m) => m.geometry.getAttribute('position')?.count === lam.vertexCount,
+      );
+      if (!mesh) throw new Error(`skin.glb has no mesh of ${lam.vertexCount} vertices with morph targets.`);
+      if (!this.#renderer)
+        throw new Error('Gaussian splats need the WebGL renderer (pass it to AvatarScene).');
+      head = await LamSplatHead.create(lam, mesh);
+      if (this.#disposed) {
+        head.dispose();
+        return;
+      }
+      this.scene.add(await LamSplatHead.renderer(this.#renderer));
+    } catch (cause) {
+      throw fail(cause);
+    }
+    this.#splatHead = head;
+    this.#show({
+      ...rig,
+      update: (delta) => {
+        rig.update(delta);
+        head.update();
+      },
+    });
+  }
+
+  /**
+   * Gaussians drawn, for a LAM splat avatar once {@link load} resolved (one per vertex of its
+   * skin.glb); `undefined` for a mesh avatar.
+   */
+  get splatCount(): number | undefined {
+    return this.#splatHead?.count;
+  }
+
+  #show(rig: LoadedRig): void {
     if (this.#disposed) return;
     this.#rig = rig;
     const model = rig.scene;
@@ -179,6 +245,9 @@ export class AvatarScene {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    // Spark frees its own buffers; the traversal below then sees no splats.
+    this.#splatHead?.dispose();
+    this.#splatHead = undefined;
     this.scene.traverse((object) => {
       const mesh = object as THREE.Mesh;
       mesh.geometry?.dispose();
