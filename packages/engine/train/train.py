@@ -91,10 +91,10 @@ def main():
             return slots
 
     model = Model()
-    batch = 256
+    batch = 1024
     steps = epochs * math.ceil(len(train_keys) / batch)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.05)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=4e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=4e-3, total_steps=steps, pct_start=0.05)
 
     def evaluate():
         model.eval()
@@ -146,7 +146,7 @@ def main():
         "validationFrameAccuracy": round(best[0], 4),
         "examples": {"train": len(train_keys), "validation": len(val_keys)},
         "torch": torch.__version__,
-        "optimiser": f"AdamW lr 3e-3 one-cycle over {epochs} epochs, weight decay 1e-4, batch {batch}, soft-label cross-entropy",
+        "optimiser": f"AdamW lr 4e-3 one-cycle over {epochs} epochs, weight decay 1e-4, batch {batch}, soft-label cross-entropy",
     }
     with open(os.path.join(dump, "result.json"), "w", encoding="utf8") as f:
         json.dump(result, f)

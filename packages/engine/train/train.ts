@@ -39,7 +39,7 @@ const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(packageDir, '.data');
 const trainDir = resolve(arg('data') ?? join(dataRoot, 'train'));
 const devDir = resolve(arg('dev') ?? join(dataRoot, 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
-const epochs = Number(arg('epochs') ?? 12);
+const epochs = Number(arg('epochs') ?? 6);
 const hidden = (arg('hidden') ?? '128,64').split(',').map(Number);
 const realDirs = (arg('real') ?? '')
   .split(',')
