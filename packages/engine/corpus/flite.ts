@@ -37,13 +37,7 @@ function ensureFliteAlign(): string {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(SOURCE).mtimeMs) return BINARY;
   mkdirSync(BUILD_DIR, { recursive: true });
   const partial = `${BINARY}.${process.pid}`;
-  const libs = [
-    '-lflite_cmu_us_awb',
-    '-lflite_usenglish',
-    '-lflite_cmulex',
-    '-lflite',
-    '-lm',
-  ];
+  const libs = ['-lflite_cmu_us_awb', '-lflite_usenglish', '-lflite_cmulex', '-lflite', '-lm'];
   try {
     execFileSync('gcc', ['-O2', '-Wall', '-I/usr/include/flite', '-o', partial, SOURCE, ...libs], {
       stdio: 'pipe',

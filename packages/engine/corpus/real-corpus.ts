@@ -23,7 +23,8 @@ function main(): void {
   if (at < 0 || !argv[at + 1]) throw new Error('usage: real-corpus.ts --out DIR ALIGNED_DIR...');
   const out = resolve(argv[at + 1]!);
   const sources = argv.filter((_, i) => i !== at && i !== at + 1).map((d) => resolve(d));
-  if (sources.length === 0) throw new Error('real-corpus: name at least one directory written by real-align.py');
+  if (sources.length === 0)
+    throw new Error('real-corpus: name at least one directory written by real-align.py');
   mkdirSync(out, { recursive: true });
   const entries: IndexEntry[] = [];
   for (const dir of sources) {
@@ -70,7 +71,9 @@ function main(): void {
     console.log(`real-corpus: ${ids.length} recordings from ${dir} (${manifest.kind})`);
   }
   const index = writeIndex(out, 'train', 0, entries);
-  console.log(`real-corpus: ${index.count} utterances, ${(index.totalSeconds / 3600).toFixed(2)} h in ${out}`);
+  console.log(
+    `real-corpus: ${index.count} utterances, ${(index.totalSeconds / 3600).toFixed(2)} h in ${out}`,
+  );
 }
 
 main();

@@ -149,7 +149,13 @@ describe('closure, onset and silence metrics', () => {
     // Shut in frame 2 (inside aa) by the jaw, in frame 8 (inside I) by the lips, and in frame 5
     // (the m: not a vowel, not counted).
     const shut = open.map((p, k) =>
-      k === 2 ? { ...p, jawOpen: 0.05 } : k === 8 ? { ...p, mouthClose: 0.9 } : k === 5 ? { ...p, jawOpen: 0 } : p,
+      k === 2
+        ? { ...p, jawOpen: 0.05 }
+        : k === 8
+          ? { ...p, mouthClose: 0.9 }
+          : k === 5
+            ? { ...p, jawOpen: 0 }
+            : p,
     );
     expect(vowelShutCounts(phones, shut)).toEqual({ frames: 8, shut: 2 });
   });

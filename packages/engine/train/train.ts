@@ -302,7 +302,11 @@ async function main(): Promise<void> {
         generated: ids.length,
         real: realSets.map((r) => ({ dir: r.dir, recordings: r.ids.length })),
         sequences: sequences.length,
-        hours: { synthetic: hours(seconds.synthetic), real: hours(seconds.real), speechFree: hours(seconds.noise) },
+        hours: {
+          synthetic: hours(seconds.synthetic),
+          real: hours(seconds.real),
+          speechFree: hours(seconds.noise),
+        },
       },
       augmentation,
       corpusDir: trainDir,
