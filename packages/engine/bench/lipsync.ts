@@ -176,6 +176,7 @@ function mainRow(run: EngineRun, s: Summary): string[] {
     Number.isNaN(s.jawRBest) ? 'n/a' : `${num(s.jawRBest)} @ ${s.jawBestLagMs} ms`,
     Number.isNaN(s.jawFineR) ? 'n/a' : `${s.jawFineLagMs} ms (r ${num(s.jawFineR)})`,
     pct(s.closureRecall),
+    pct(s.vowelShut),
     ms(s.onsetMedianMs),
     pct(s.firstWordLate),
     pct(s.falseActivity),
@@ -249,6 +250,7 @@ async function main(): Promise<void> {
     'jaw r (best lag)',
     'jaw lag (10 ms steps)',
     'closure recall',
+    'shut in vowels',
     'onset latency',
     'first word > 80 ms',
     'false activity',
@@ -295,13 +297,14 @@ async function main(): Promise<void> {
             num(s.jawR0),
             Number.isNaN(s.jawRBest) ? 'n/a' : `${num(s.jawRBest)} @ ${s.jawBestLagMs} ms`,
             pct(s.closureRecall),
+            pct(s.vowelShut),
             pct(s.firstWordLate),
           ]
-        : ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+        : ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
     }),
   ]);
   console.log(
-    '\nPer condition and input rate: 15-class / 7-group accuracy, jaw r (0 lag), jaw r at its best lag, closure recall, first words later than 80 ms\n',
+    '\nPer condition and input rate: 15-class / 7-group accuracy, jaw r (0 lag), jaw r at its best lag, closure recall, mouth shut in vowels, first words later than 80 ms\n',
   );
   console.log(
     table(
@@ -313,6 +316,7 @@ async function main(): Promise<void> {
           `${r.name} jaw r`,
           `${r.name} jaw best`,
           `${r.name} closure`,
+          `${r.name} vowel shut`,
           `${r.name} 1st word`,
         ]),
       ],

@@ -324,6 +324,32 @@ export function closureCounts(
   return { segments, closed };
 }
 
+/** Vowel visemes: the jaw should be open throughout them. */
+const VOWELS = new Set(['aa', 'E', 'I', 'O', 'U']);
+
+/**
+ * Frames inside vowels (frame centre within an aa/E/I/O/U segment) and those among them whose
+ * mouth is shut ({@link isClosed}): a mouth closing in the middle of a vowel.
+ */
+export function vowelShutCounts(
+  phones: readonly Phone[],
+  preds: readonly FramePrediction[],
+): { frames: number; shut: number } {
+  let frames = 0;
+  let shut = 0;
+  for (const p of phones) {
+    if (!VOWELS.has(p.viseme)) continue;
+    for (let k = Math.max(0, Math.floor(p.start / FRAME_S)); k < preds.length; k++) {
+      const c = (k + 0.5) * FRAME_S;
+      if (c >= p.end) break;
+      if (c < p.start) continue;
+      frames++;
+      if (isClosed(preds[k]!)) shut++;
+    }
+  }
+  return { frames, shut };
+}
+
 /** jawOpen above this makes a frame count as mouth activity. */
 export const ACTIVITY_JAW = 0.1;
 

@@ -22,6 +22,7 @@ import {
   silenceActivity,
   type TrackPair,
   visemeGroup,
+  vowelShutCounts,
 } from './metrics.js';
 
 /** Largest lag searched for the best-lag jaw correlation: ±10 frames (±400 ms). */
@@ -43,6 +44,8 @@ export interface Summary {
   jawFineR: number;
   closureRecall: number;
   closureSegments: number;
+  /** Share of vowel frames with the mouth shut (jawOpen ≤ 0.1 or mouthClose ≥ 0.5). */
+  vowelShut: number;
   onsetMedianMs: number;
   onsets: number;
   /** Median first-word latency (ms) and the share of first words later than 80 ms. */
@@ -63,6 +66,8 @@ export class Scorer {
   private readonly jawByUtterance: { phones: readonly Phone[]; pred: number[] }[] = [];
   private closureSegments = 0;
   private closureHits = 0;
+  private vowelFrames = 0;
+  private vowelShut = 0;
   private readonly onsets: number[] = [];
   private readonly firstWords: number[] = [];
   private silenceFrames = 0;
@@ -88,6 +93,9 @@ export class Scorer {
     const c = closureCounts(phones, preds);
     this.closureSegments += c.segments;
     this.closureHits += c.closed;
+    const v = vowelShutCounts(phones, preds);
+    this.vowelFrames += v.frames;
+    this.vowelShut += v.shut;
     this.onsets.push(...onsetLatencies(phones, preds));
     const first = firstWordLatency(phones, preds);
     if (first !== undefined) this.firstWords.push(first);
@@ -125,6 +133,7 @@ export class Scorer {
       jawFineR: fine.r,
       closureRecall: this.closureSegments === 0 ? Number.NaN : this.closureHits / this.closureSegments,
       closureSegments: this.closureSegments,
+      vowelShut: this.vowelFrames === 0 ? Number.NaN : this.vowelShut / this.vowelFrames,
       onsetMedianMs: median(this.onsets),
       onsets: this.onsets.length,
       firstWordMedianMs: median(this.firstWords),

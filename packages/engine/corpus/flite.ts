@@ -1,5 +1,5 @@
 /**
- * flite's clustergen voices (awb, rms) with segment times, for the dev set's `othersynth` condition: a
+ * flite's clustergen voice awb with segment times, for the dev set's `othersynth` condition: a
  * synthesiser the model never trains on. Runs the flite-align C helper (native/flite-align.c), built
  * with gcc on first use into the git-ignored corpus/.build directory; it writes each WAV and, next to
  * it, `<wav>.segs` in Festival's format.
@@ -15,8 +15,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = join(HERE, 'native', 'flite-align.c');
 const BINARY = join(BUILD_DIR, 'flite-align');
 
-/** flite voices the dev set uses (Debian flite; the slt voice is never used). */
-export type FliteVoice = 'awb' | 'rms';
+/**
+ * flite voices the dev set uses (Debian flite). Only awb: the other CMU ARCTIC voices (rms, slt) are
+ * reserved for the independent evaluation.
+ */
+export type FliteVoice = 'awb';
 
 /** One synthesis job for flite. */
 export interface FliteJob {
@@ -34,14 +37,7 @@ function ensureFliteAlign(): string {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(SOURCE).mtimeMs) return BINARY;
   mkdirSync(BUILD_DIR, { recursive: true });
   const partial = `${BINARY}.${process.pid}`;
-  const libs = [
-    '-lflite_cmu_us_awb',
-    '-lflite_cmu_us_rms',
-    '-lflite_usenglish',
-    '-lflite_cmulex',
-    '-lflite',
-    '-lm',
-  ];
+  const libs = ['-lflite_cmu_us_awb', '-lflite_usenglish', '-lflite_cmulex', '-lflite', '-lm'];
   try {
     execFileSync('gcc', ['-O2', '-Wall', '-I/usr/include/flite', '-o', partial, SOURCE, ...libs], {
       stdio: 'pipe',

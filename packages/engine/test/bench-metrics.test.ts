@@ -19,6 +19,7 @@ import {
   speechOnsets,
   visemeGroup,
   visemeId,
+  vowelShutCounts,
 } from '../bench/metrics.js';
 import { Scorer } from '../bench/score.js';
 
@@ -134,6 +135,29 @@ describe('closure, onset and silence metrics', () => {
     expect(closureCounts(PHONES, refJawOnly).closed).toBe(1);
     const short: Phone[] = [{ start: 0.1, end: 0.13, phone: 'b', viseme: 'PP' }];
     expect(closureCounts(short, preds).segments).toBe(0);
+  });
+
+  it('counts vowel frames with the mouth shut', () => {
+    // 0.2 s of aa (frames 0–4), 0.08 s of m, 0.12 s of I (frames 7–9).
+    const phones: Phone[] = [
+      { start: 0, end: 0.2, phone: 'a', viseme: 'aa' },
+      { start: 0.2, end: 0.28, phone: 'm', viseme: 'PP' },
+      { start: 0.28, end: 0.4, phone: 'i', viseme: 'I' },
+    ];
+    const open = Array.from({ length: 10 }, () => ({ viseme: 10, jawOpen: 0.5, mouthClose: 0 }));
+    expect(vowelShutCounts(phones, open)).toEqual({ frames: 8, shut: 0 });
+    // Shut in frame 2 (inside aa) by the jaw, in frame 8 (inside I) by the lips, and in frame 5
+    // (the m: not a vowel, not counted).
+    const shut = open.map((p, k) =>
+      k === 2
+        ? { ...p, jawOpen: 0.05 }
+        : k === 8
+          ? { ...p, mouthClose: 0.9 }
+          : k === 5
+            ? { ...p, jawOpen: 0 }
+            : p,
+    );
+    expect(vowelShutCounts(phones, shut)).toEqual({ frames: 8, shut: 2 });
   });
 
   it('onset latency is measured from speech after ≥ 300 ms silence', () => {

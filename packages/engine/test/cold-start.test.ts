@@ -7,7 +7,7 @@
 import { ARKIT_BLENDSHAPES, type DriveFrame, resample, SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
 import { describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
-import { espeak, noise, run } from './helpers.js';
+import { espeak, noise, random, run } from './helpers.js';
 
 const JAW_OPEN = ARKIT_BLENDSHAPES.indexOf('jawOpen');
 const FRAME_MS = 40;
@@ -83,4 +83,59 @@ describe('cold start: background present from sample 0', () => {
     const open = frames.findIndex((f, k) => k * FRAME_MS >= 1000 - FRAME_MS && isOpen(f));
     expect(open * FRAME_MS - onset).toBeLessThanOrEqual(80);
   });
+});
+
+/** Steady mains hum at `rms` (full scale 1): 50 Hz and its first harmonics, a little hiss. */
+function hum(samples: number, rate: number, rms: number, seed: number): Int16Array {
+  const r = random(seed);
+  const raw = new Float64Array(samples);
+  let power = 0;
+  for (let i = 0; i < samples; i++) {
+    let v = 0;
+    for (let h = 1; h <= 5; h++) v += Math.sin((2 * Math.PI * 50 * h * i) / rate + h) / h;
+    raw[i] = v + 0.02 * (r() - 0.5);
+    power += raw[i]! * raw[i]!;
+  }
+  const g = (rms * 32768) / Math.sqrt(power / samples);
+  return Int16Array.from(raw, (v) => Math.round(v * g));
+}
+
+/** Pink (1/f) noise at `rms`: white noise through Kellett's economy filter. */
+function pink(samples: number, rms: number, seed: number): Int16Array {
+  const r = random(seed);
+  const raw = new Float64Array(samples);
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let power = 0;
+  for (let i = 0; i < samples; i++) {
+    const w = r() * 2 - 1;
+    b0 = 0.99765 * b0 + w * 0.099046;
+    b1 = 0.963 * b1 + w * 0.2965164;
+    b2 = 0.57 * b2 + w * 1.0526913;
+    raw[i] = b0 + b1 + b2 + w * 0.1848;
+    power += raw[i]! * raw[i]!;
+  }
+  const g = (rms * 32768) / Math.sqrt(power / samples);
+  return Int16Array.from(raw, (v) => Math.round(v * g));
+}
+
+describe('cold start: background alone, no speech, from sample 0', () => {
+  // −30 dBFS: 30 dB above the floor's prior, so until the floor settles it reads as loud.
+  const RMS = 10 ** (-30 / 20);
+  for (const rate of [8000, 16000, 48000]) {
+    const samples = Math.round(1.5 * rate);
+    const backgrounds = {
+      'white noise': noise(samples, RMS, 11),
+      'pink noise': pink(samples, RMS, 13),
+      hum: hum(samples, rate, RMS, 12),
+    };
+    for (const [name, pcm] of Object.entries(backgrounds)) {
+      it(`keeps the mouth still over 1.5 s of ${name} at −30 dBFS, ${rate} Hz (≤ 5 % of frames)`, () => {
+        const frames = run(createDriver({ sampleRate: rate }), pcm, rate / 50);
+        const moving = frames.filter(isOpen).length;
+        expect(moving / frames.length, `${moving} of ${frames.length} frames open`).toBeLessThanOrEqual(0.05);
+      });
+    }
+  }
 });

@@ -1,34 +1,29 @@
 /**
- * `pnpm --filter @avatar-drive/engine train`: regenerates the training corpus, augments it,
- * extracts features with the runtime's own code, trains the viseme MLP and writes
+ * `pnpm --filter @avatar-drive/engine train`: regenerates the training corpus, adds real speech,
+ * augments it, extracts features with the runtime's own code (the same front end, extractor,
+ * standardisation and clipping), trains the viseme model in PyTorch (train/train.py) and writes
  * weights/lipsync.bin (then reports accuracy on the dev corpus when one exists).
  *
  * Options: --data <dir> (corpus; default $AVATAR_DRIVE_DATA/train, AVATAR_DRIVE_DATA defaulting to packages/engine/.data),
- * --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N, --hidden a,b,
- * --max-utterances N, --variants N, --seed N, --max-train-seconds N, --out <file>,
- * --projection K (per-hop principal axes kept; 0 = none), --neural N (Kokoro neural-voice utterances
- * added to the generated corpus; needs corpus/kokoro-fetch.sh).
+ * --real <dir>[,<dir>…] (real-speech corpora written by corpus/real-corpus.ts), --real-variants N
+ * (augmented copies of each real recording, default 3), --noise-clips N (speech-free background
+ * clips, default 300), --dev <dir>, --skip-generate, --count N (utterances to generate), --epochs N,
+ * --hidden a,b, --max-utterances N, --variants N, --seed N, --out <file>, --projection K (rows of the
+ * learnt per-hop projection), --neural N (Kokoro neural-voice utterances added to the generated
+ * corpus; needs corpus/kokoro-fetch.sh), --python <path> (a Python with torch, default
+ * $AVATAR_DRIVE_TORCH_PYTHON or `python3`; see train/requirements.txt), --threads N (torch threads).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VISEMES } from '@avatar-drive/core';
+import { SUPPORTED_SAMPLE_RATES, VISEMES } from '@avatar-drive/core';
 import { FEATURE_DIM, HOP_MS, HOPS_PER_FRAME } from '../src/features.js';
 import { type ContextSlot, type ModelHeader, serializeModelWeights } from '../src/model.js';
 import { loadAugmenter } from './augmentation.js';
-import { listUtterances, readUtterance, softLabel, type Utterance } from './corpus.js';
+import { listUtterances, type PhoneSpan, readUtterance, softLabel, type Utterance } from './corpus.js';
 import { evaluateCorpus } from './evaluate.js';
-import {
-  assembleLinear,
-  extractHops,
-  featureStats,
-  meanSpeechShape,
-  standardise,
-  toAnalysisRate,
-} from './examples.js';
-import { MlpTrainer, makeRandom } from './mlp-trainer.js';
-import { principalProjection } from './pca.js';
+import { extractHops, featureStats, meanSpeechShape, standardise, toAnalysisRate } from './examples.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
@@ -44,22 +39,29 @@ const dataRoot = process.env.AVATAR_DRIVE_DATA ?? join(packageDir, '.data');
 const trainDir = resolve(arg('data') ?? join(dataRoot, 'train'));
 const devDir = resolve(arg('dev') ?? join(dataRoot, 'dev'));
 const outFile = resolve(arg('out') ?? join(packageDir, 'weights', 'lipsync.bin'));
-const epochs = Number(arg('epochs') ?? 16);
-const hidden = (arg('hidden') ?? '48,24').split(',').map(Number);
+const epochs = Number(arg('epochs') ?? 6);
+const hidden = (arg('hidden') ?? '128,64').split(',').map(Number);
+const realDirs = (arg('real') ?? '')
+  .split(',')
+  .filter((d) => d.length > 0)
+  .map((d) => resolve(d));
+const realVariants = Number(arg('real-variants') ?? 3);
+const noiseClips = Number(arg('noise-clips') ?? 300);
+const python = arg('python') ?? process.env.AVATAR_DRIVE_TORCH_PYTHON ?? 'python3';
+const threads = arg('threads');
+const dumpDir = resolve(arg('dump') ?? join(dataRoot, 'dump'));
 const maxUtterances = Number(arg('max-utterances') ?? Number.POSITIVE_INFINITY);
 const variants = Number(arg('variants') ?? 1);
 const seed = Number(arg('seed') ?? 1);
 /** Utterances to generate (default: the generator's own, 3000). */
 const count = arg('count');
 const neural = arg('neural');
-// No budget unless asked for: a wall-clock cut makes the weights depend on the machine's load.
-const maxSeconds = Number(arg('max-train-seconds') ?? Number.POSITIVE_INFINITY);
 /**
- * Principal axes each standardised hop is projected onto before the context is assembled (see
- * ModelHeader.projection): the first layer then reads PROJECTION values per slot instead of
+ * Rows of the learnt projection each standardised hop goes through before the context is assembled
+ * (see ModelHeader.projection): the first layer then reads PROJECTION values per slot instead of
  * FEATURE_DIM, and the runtime projects each hop once instead of weighing it in every slot.
  */
-const projectionRows = Number(arg('projection') ?? 12);
+const projectionRows = Number(arg('projection') ?? 24);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
 const MODEL_LOOKAHEAD = 1;
@@ -113,6 +115,7 @@ interface Sequence {
   /** Soft label per base hop (count × 15). */
   labels: Float32Array;
   validation: boolean;
+  kind: 'synthetic' | 'real' | 'noise';
 }
 
 function hashId(id: string): number {
@@ -121,17 +124,24 @@ function hashId(id: string): number {
   return h >>> 0;
 }
 
+/** The labels with every phone moved `lead` seconds later (silence before). */
+function shifted(phones: readonly PhoneSpan[], lead: number): PhoneSpan[] {
+  if (lead <= 0) return phones as PhoneSpan[];
+  return phones.map((p) => ({ ...p, start: p.start + lead, end: p.end + lead }));
+}
+
 async function main(): Promise<void> {
   if (!flag('skip-generate')) generate();
   const ids = listUtterances(trainDir).slice(0, maxUtterances);
   if (ids.length === 0) throw new Error(`no utterances in ${trainDir}`);
   log(`${ids.length} utterances in ${trainDir}`);
-  // The corpus generator already augments (noise, reverb, telephone band, rates, gain); --variants N
-  // adds N-1 further randomly augmented copies of each utterance.
-  const augmenter = variants > 1 ? await loadAugmenter(seed) : null;
-  if (variants > 1 && !augmenter) throw new Error('--variants needs corpus/augment.ts (the corpus tools)');
+  const realSets = realDirs.map((dir) => ({ dir, ids: listUtterances(dir) }));
+  for (const r of realSets) log(`${r.ids.length} real recordings in ${r.dir}`);
+  const augmenter = await loadAugmenter(seed);
+  if (!augmenter && (variants > 1 || realSets.length > 0 || noiseClips > 0))
+    throw new Error('augmentation needs corpus/augment.ts (the corpus tools)');
   const augmentation = augmenter
-    ? `corpus generator's conditions + ${variants - 1} extra copies: ${augmenter.description}`
+    ? `generated corpus: its own conditions + ${variants - 1} extra copies; real speech: as recorded + ${realVariants} copies; ${noiseClips} speech-free clips; recipe: ${augmenter.description}`
     : "corpus generator's conditions only";
   log(`augmentation: ${augmentation}`);
 
@@ -146,24 +156,52 @@ async function main(): Promise<void> {
   const channelPrior = meanSpeechShape(priorSample);
 
   // Pass 2: audio variants at their own rates → the runtime front end → features at the analysis rate.
-  const raw: { hops: Float32Array; count: number; utterance: Utterance; validation: boolean }[] = [];
-  let seconds = 0;
-  for (const id of ids) {
-    const utterance = readUtterance(trainDir, id);
-    const validation = hashId(id) % 100 < 4;
-    const versions = [{ samples: utterance.samples, sampleRate: utterance.sampleRate }];
-    if (augmenter && !validation) {
-      for (let v = 1; v < variants; v++)
-        versions.push(augmenter.apply(utterance.samples, utterance.sampleRate, `${id}/${v}`));
+  const raw: {
+    hops: Float32Array;
+    count: number;
+    phones: readonly PhoneSpan[];
+    validation: boolean;
+    kind: Sequence['kind'];
+  }[] = [];
+  const seconds = { synthetic: 0, real: 0, noise: 0 };
+  const add = (
+    samples: Float32Array,
+    sampleRate: number,
+    phones: readonly PhoneSpan[],
+    validation: boolean,
+    kind: Sequence['kind'],
+  ) => {
+    const audio = toAnalysisRate(samples, sampleRate);
+    seconds[kind] += audio.samples.length / audio.rate;
+    const { hops, count } = extractHops(audio, channelPrior, pad);
+    raw.push({ hops, count, phones, validation, kind });
+  };
+  const addWithVariants = (utterance: Utterance, copies: number, kind: Sequence['kind'], key: string) => {
+    const validation = hashId(key) % 100 < 4;
+    add(utterance.samples, utterance.sampleRate, utterance.phones, validation, kind);
+    if (!augmenter || validation) return;
+    for (let v = 1; v <= copies; v++) {
+      const version = augmenter.apply(utterance.samples, utterance.sampleRate, `${key}/${v}`);
+      add(version.samples, version.sampleRate, shifted(utterance.phones, version.leadSeconds), false, kind);
     }
-    for (const version of versions) {
-      const audio = toAnalysisRate(version.samples, version.sampleRate);
-      seconds += audio.samples.length / audio.rate;
-      const { hops, count } = extractHops(audio, channelPrior, pad);
-      raw.push({ hops, count, utterance, validation });
+  };
+  for (const id of ids) addWithVariants(readUtterance(trainDir, id), variants - 1, 'synthetic', id);
+  for (const r of realSets) {
+    for (const id of r.ids) addWithVariants(readUtterance(r.dir, id), realVariants, 'real', `real/${id}`);
+  }
+  if (augmenter) {
+    // Background with no speech, present from sample 0: steady noise or hum must read as silence.
+    const rates = SUPPORTED_SAMPLE_RATES;
+    for (let k = 0; k < noiseClips; k++) {
+      const rate = rates[k % rates.length]!;
+      const clip = augmenter.backgroundOnly(rate, `noise/${k}`);
+      add(clip, rate, [], hashId(`noise/${k}`) % 100 < 4, 'noise');
     }
   }
-  log(`${raw.length} sequences, ${(seconds / 3600).toFixed(2)} h of audio`);
+  const hours = (v: number) => Number((v / 3600).toFixed(3));
+  log(
+    `${raw.length} sequences: ${hours(seconds.synthetic)} h synthetic, ${hours(seconds.real)} h real, ${hours(seconds.noise)} h speech-free`,
+  );
 
   // Global standardisation, then labels.
   const { mean, std } = featureStats(raw);
@@ -175,155 +213,119 @@ async function main(): Promise<void> {
     for (let b = 0; b < r.count; b++) {
       // The middle 20 ms of the frame: the label is what is said at the frame's centre, soft only
       // where a phone boundary passes close to it.
-      softLabel(r.utterance.phones, (b * HOP_MS) / 1000 + LABEL_OFFSET_S, LABEL_WINDOW_S, tmp);
+      softLabel(r.phones, (b * HOP_MS) / 1000 + LABEL_OFFSET_S, LABEL_WINDOW_S, tmp);
       labels.set(tmp, b * VISEMES.length);
     }
-    sequences.push({ hops: r.hops, count: r.count, labels, validation: r.validation });
-  }
-  let projection: number[] | undefined;
-  let slotValues = FEATURE_DIM;
-  if (projectionRows > 0) {
-    const pca = principalProjection(
-      sequences.filter((s) => !s.validation),
-      FEATURE_DIM,
-      projectionRows,
-    );
-    projection = pca.projection;
-    slotValues = projectionRows;
-    log(
-      `projection: ${projectionRows} rows, starting from the principal axes (${(100 * pca.kept).toFixed(1)}% of the variance), trained with the model`,
-    );
+    sequences.push({ hops: r.hops, count: r.count, labels, validation: r.validation, kind: r.kind });
   }
   log('features ready');
 
-  // Examples: every base hop whose frame lies within the audio (not the padding).
-  const train: number[] = [];
-  const val: number[] = [];
-  sequences.forEach((seq, s) => {
-    for (let b = 0; b + pad < seq.count; b++) (seq.validation ? val : train).push(s * 1_000_000 + b);
-  });
-  log(`${train.length} training examples, ${val.length} validation examples`);
-
-  const inputSize = CONTEXT.length * FEATURE_DIM;
-  const layers = [CONTEXT.length * slotValues, ...hidden, VISEMES.length];
-  const trainer = new MlpTrainer({
-    layers,
-    seed,
-    learningRate: 2e-3,
-    weightDecay: 1e-4,
-    batchSize: 128,
-    ...(projection ? { projection: { slots: CONTEXT.length, inDim: FEATURE_DIM, initial: projection } } : {}),
-  });
-  const random = makeRandom(seed + 7);
-  const input = new Float32Array(inputSize);
-  const target = new Float32Array(VISEMES.length);
-
-  const prepare = (key: number, jitterLookahead: boolean) => {
-    const seq = sequences[Math.floor(key / 1_000_000)]!;
-    const b = key % 1_000_000;
-    // Now and then train with less lookahead, so lookaheadMs < 20 degrades gracefully.
-    let look = MODEL_LOOKAHEAD;
-    if (jitterLookahead && random() < 0.1) look = Math.floor(random() * MODEL_LOOKAHEAD);
-    assembleLinear(input, seq.hops, b, CONTEXT, Math.min(b + HOPS_PER_FRAME - 1 + look, seq.count - 1));
-    target.set(seq.labels.subarray(b * VISEMES.length, (b + 1) * VISEMES.length));
-  };
-  const argmax = (a: Float32Array) => {
-    let best = 0;
-    for (let i = 1; i < a.length; i++) if (a[i]! > a[best]!) best = i;
-    return best;
-  };
-  const validate = () => {
-    let correct = 0;
-    let loss = 0;
-    for (let i = 0; i < val.length; i++) {
-      prepare(val[i]!, false);
-      const out = trainer.forward(input);
-      if (argmax(out) === argmax(target)) correct++;
-      for (let c = 0; c < target.length; c++)
-        if (target[c]! > 0) loss -= target[c]! * Math.log(Math.max(out[c]!, 1e-9));
-    }
-    return { accuracy: correct / Math.max(1, val.length), loss: loss / Math.max(1, val.length) };
-  };
-
-  const batch = 128;
-  const trainStart = Date.now();
-  let best = { accuracy: -1, loss: 0, epoch: 0 };
-  let bestParams: { weights: Float32Array[]; biases: Float32Array[]; projection?: number[] } | undefined;
-  const baseRate = trainer.learningRate;
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    // Cosine learning-rate decay over the planned epochs.
-    trainer.learningRate = baseRate * (0.05 + 0.95 * 0.5 * (1 + Math.cos((Math.PI * (epoch - 1)) / epochs)));
-    for (let i = train.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [train[i], train[j]] = [train[j]!, train[i]!];
-    }
-    let loss = 0;
-    let inBatch = 0;
-    for (let i = 0; i < train.length; i++) {
-      prepare(train[i]!, true);
-      trainer.forward(input);
-      loss += trainer.backward(target);
-      if (++inBatch === batch) {
-        trainer.update(inBatch);
-        inBatch = 0;
-      }
-    }
-    if (inBatch > 0) trainer.update(inBatch);
-    const v = validate();
-    log(
-      `epoch ${epoch}/${epochs}: train loss ${(loss / train.length).toFixed(4)}, val loss ${v.loss.toFixed(4)}, val acc ${(100 * v.accuracy).toFixed(1)}%`,
-    );
-    if (v.accuracy > best.accuracy) {
-      best = { ...v, epoch };
-      bestParams = {
-        weights: trainer.weights.map((w) => w.slice()),
-        biases: trainer.biases.map((b) => b.slice()),
-        ...(trainer.projection ? { projection: [...trainer.projection] } : {}),
-      };
-    }
-    if ((Date.now() - trainStart) / 1000 > maxSeconds) {
-      log(`training time budget (${maxSeconds} s) reached`);
-      break;
-    }
+  // The dump the PyTorch trainer reads: standardised hops and soft labels, one run per sequence.
+  mkdirSync(dumpDir, { recursive: true });
+  const totalHops = sequences.reduce((n, q) => n + q.count, 0);
+  const hopsOut = new Float32Array(totalHops * FEATURE_DIM);
+  const labelsOut = new Float32Array(totalHops * VISEMES.length);
+  const index: { offset: number; count: number; validation: boolean; kind: string }[] = [];
+  let offset = 0;
+  for (const q of sequences) {
+    hopsOut.set(q.hops.subarray(0, q.count * FEATURE_DIM), offset * FEATURE_DIM);
+    labelsOut.set(q.labels, offset * VISEMES.length);
+    index.push({ offset, count: q.count, validation: q.validation, kind: q.kind });
+    offset += q.count;
   }
+  writeFileSync(join(dumpDir, 'hops.f32'), new Uint8Array(hopsOut.buffer));
+  writeFileSync(join(dumpDir, 'labels.f32'), new Uint8Array(labelsOut.buffer));
+  writeFileSync(
+    join(dumpDir, 'meta.json'),
+    JSON.stringify({
+      featureDim: FEATURE_DIM,
+      classes: VISEMES,
+      context: CONTEXT,
+      hopsPerFrame: HOPS_PER_FRAME,
+      lookahead: MODEL_LOOKAHEAD,
+      pad,
+      projection: projectionRows,
+      hidden,
+      epochs,
+      seed,
+      sequences: index,
+    }),
+  );
+  log(`dump: ${totalHops} hops in ${dumpDir}; training in PyTorch (${python})`);
+
+  const trained = spawnSync(
+    python,
+    [join(here, 'train.py'), dumpDir, ...(threads ? ['--threads', threads] : [])],
+    { stdio: 'inherit' },
+  );
+  if (trained.status !== 0) throw new Error(`train.py failed (exit ${trained.status}); see its output above`);
+  const result = JSON.parse(readFileSync(join(dumpDir, 'result.json'), 'utf8')) as {
+    layers: number[];
+    projectionRows: number;
+    bestEpoch: number;
+    validationFrameAccuracy: number;
+    examples: { train: number; validation: number };
+    torch: string;
+    optimiser: string;
+  };
+  const params = new Float32Array(new Uint8Array(readFileSync(join(dumpDir, 'params.f32'))).buffer);
+  const layers = result.layers;
+  const projectionSize = result.projectionRows * FEATURE_DIM;
+  const projection = Array.from(params.subarray(0, projectionSize));
+  const weights: Float32Array[] = [];
+  const biases: Float32Array[] = [];
+  let p = projectionSize;
+  for (let l = 1; l < layers.length; l++) {
+    weights.push(params.slice(p, p + layers[l]! * layers[l - 1]!));
+    p += layers[l]! * layers[l - 1]!;
+    biases.push(params.slice(p, p + layers[l]!));
+    p += layers[l]!;
+  }
+  if (p !== params.length) throw new Error(`params.f32 holds ${params.length} values, the layers ${p}`);
 
   const header: ModelHeader = {
     format: 'avatar-drive-lipsync',
     version: 1,
     featureDim: FEATURE_DIM,
+    ...(projectionSize > 0 ? { projection } : {}),
     context: CONTEXT,
     layers,
     activation: 'relu',
     classes: [...VISEMES],
     featureMean: mean,
     featureStd: std,
-    ...(bestParams?.projection ? { projection: bestParams.projection } : {}),
     channelPrior,
     provenance: {
       trainedAt: new Date().toISOString(),
+      trainer: `PyTorch ${result.torch} (train/train.py), ${result.optimiser}`,
       corpus: {
-        utterances: ids.length,
+        generated: ids.length,
+        real: realSets.map((r) => ({ dir: r.dir, recordings: r.ids.length })),
         sequences: sequences.length,
-        hours: Number((seconds / 3600).toFixed(3)),
+        hours: {
+          synthetic: hours(seconds.synthetic),
+          real: hours(seconds.real),
+          speechFree: hours(seconds.noise),
+        },
       },
       augmentation,
       corpusDir: trainDir,
       generated: !flag('skip-generate'),
-      examples: { train: train.length, validation: val.length },
-      bestEpoch: best.epoch,
-      validationFrameAccuracy: Number(best.accuracy.toFixed(4)),
-      parameters: layers.slice(1).reduce((n, out, i) => n + out * (layers[i]! + 1), 0),
+      examples: result.examples,
+      bestEpoch: result.bestEpoch,
+      validationFrameAccuracy: result.validationFrameAccuracy,
+      parameters: projectionSize + layers.slice(1).reduce((n, out, i) => n + out * (layers[i]! + 1), 0),
     },
   };
-  const bytes = serializeModelWeights({ header, weights: bestParams!.weights, biases: bestParams!.biases });
+  const bytes = serializeModelWeights({ header, weights, biases });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, bytes);
   log(
-    `wrote ${outFile} (${bytes.length} bytes, best epoch ${best.epoch}, val acc ${(100 * best.accuracy).toFixed(1)}%)`,
+    `wrote ${outFile} (${bytes.length} bytes, best epoch ${result.bestEpoch}, val acc ${(100 * result.validationFrameAccuracy).toFixed(1)}%)`,
   );
 
   if (existsSync(devDir) && listUtterances(devDir).length > 0) {
-    const report = evaluateCorpus(devDir, bytes, { maxUtterances: 400 });
+    const report = evaluateCorpus(devDir, bytes, { maxUtterances: 600 });
     log(`dev set (${devDir}): ${JSON.stringify(report)}`);
   }
 }

@@ -1,12 +1,13 @@
 /*
- * flite-align: synthesises English with flite's CMU clustergen voices (awb, rms: statistical
- * parametric voices of two ARCTIC speakers, 16 kHz) and writes each utterance's segment end times
+ * flite-align: synthesises English with flite's CMU clustergen voice awb (a statistical
+ * parametric voice of the ARCTIC speaker awb, 16 kHz; the other ARCTIC speakers are reserved for the
+ * independent evaluation and not linked) and writes each utterance's segment end times
  * in Festival's `utt.save.segs` format, so the corpus reads them like Festival's.
  *
- * Jobs on stdin, one per line: out.wav \t voice (awb|rms) \t duration stretch \t F0 mean (Hz) \t text.
+ * Jobs on stdin, one per line: out.wav \t voice (awb) \t duration stretch \t F0 mean (Hz) \t text.
  * Writes out.wav (RIFF, mono s16) and out.wav.segs, then prints `DONE out.wav` per job.
  * Build: gcc -O2 -o flite-align flite-align.c -I/usr/include/flite -lflite_cmu_us_awb
- *        -lflite_cmu_us_rms -lflite_usenglish -lflite_cmulex -lflite -lm  (Debian flite1-dev)
+ *        -lflite_usenglish -lflite_cmulex -lflite -lm  (Debian flite1-dev)
  */
 #include <flite.h>
 #include <stdio.h>
@@ -14,12 +15,10 @@
 #include <string.h>
 
 cst_voice *register_cmu_us_awb(const char *voxdir);
-cst_voice *register_cmu_us_rms(const char *voxdir);
 
 int main(void) {
   flite_init();
   cst_voice *awb = register_cmu_us_awb(NULL);
-  cst_voice *rms = register_cmu_us_rms(NULL);
   static char line[16384];
   char segs[4200];
   while (fgets(line, sizeof line, stdin)) {
@@ -34,9 +33,9 @@ int main(void) {
       fprintf(stderr, "flite-align: a job needs 5 tab-separated fields\n");
       return 2;
     }
-    cst_voice *v = strcmp(voice, "awb") == 0 ? awb : strcmp(voice, "rms") == 0 ? rms : NULL;
+    cst_voice *v = strcmp(voice, "awb") == 0 ? awb : NULL;
     if (!v) {
-      fprintf(stderr, "flite-align: unknown voice %s (awb or rms)\n", voice);
+      fprintf(stderr, "flite-align: unknown voice %s (only awb)\n", voice);
       return 2;
     }
     feat_set_float(v->features, "duration_stretch", (float)atof(stretch));
