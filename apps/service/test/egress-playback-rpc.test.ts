@@ -119,6 +119,8 @@ describe('LiveKit avatar playback RPCs (real server)', () => {
       attributes: { [PUBLISH_ON_BEHALF_ATTRIBUTE]: 'agent-a' },
       agent: 'agent-a',
     });
+    const playingAt: number[] = [];
+    session.on('playing', () => playingAt.push(wallNow()));
     const ended1 = waitFor(session, 'ended', 'r1');
     session.pushAudio(tone(16000, 0.6), 16000, 'r1', true);
     session.pushAudio(tone(16000, 0.4), 16000, 'r2', true);
@@ -136,7 +138,7 @@ describe('LiveKit avatar playback RPCs (real server)', () => {
     expect(JSON.parse(agent.calls[3]!.payload)).toEqual({ playback_position: 0.4, interrupted: false });
     // The finish reaches the agent right after the audio left the track (one RPC round trip).
     console.log(
-      `[rpc] ended → lk.playback_finished at the agent: ${(agent.calls[1]!.atMs - ended.atMs).toFixed(1)} ms`,
+      `[rpc] playing → lk.playback_started at the agent: ${(agent.calls[0]!.atMs - playingAt[0]!).toFixed(1)} ms, ${(agent.calls[2]!.atMs - playingAt[1]!).toFixed(1)} ms; ended → lk.playback_finished: ${(agent.calls[1]!.atMs - ended.atMs).toFixed(1)} ms`,
     );
     expect(agent.calls[1]!.atMs - ended.atMs).toBeLessThan(1000);
   });

@@ -419,7 +419,7 @@ export class DriveSession implements OutputHost {
 
   /** Takes the request's trace id from its first chunk's `trace_context` and logs the request. */
   #traceRequest(request: RequestState, input: FastAudioInput | wire.ClientAudioInput): void {
-    const header = 'traceContext' in input ? input.traceContext : '';
+    const header = 'traceContext' in input ? input.traceContext?.traceparent : undefined;
     const trace = parseTraceparent(header);
     if (trace) request.traceId = trace.traceId;
     else if (header)
