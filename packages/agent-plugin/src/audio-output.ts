@@ -1,10 +1,8 @@
 /**
  * The agent's audio output while an Avatar Drive avatar speaks for it: TTS frames go to the
  * driving service (one request per speech segment) instead of into the room; the service
- * publishes the avatar's audio and animation. Playback started/finished come from the avatar's
- * LiveKit RPCs (`lk.playback_started` / `lk.playback_finished`, the LiveKit Agents avatar
- * contract) and, from an avatar that makes none, from the driving session's playback states;
- * `clearBuffer()` calls the avatar's `lk.clear_buffer` and interrupts through the session.
+ * publishes the avatar's audio and animation. `clearBuffer()` interrupts the request; playback
+ * started/finished come back from the service, finished with `interrupted` and the position.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -17,7 +15,6 @@ import {
 import { voice } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
 import type { DrivingConnection, DrivingConnectionEvents } from './connection.js';
-import type { AvatarPlaybackFinished, AvatarPlaybackListener } from './playback-rpc.js';
 
 /** Options of {@link AvatarDriveAudioOutput}. */
 export interface AvatarDriveAudioOutputOptions {
@@ -27,12 +24,7 @@ export interface AvatarDriveAudioOutputOptions {
   sampleRate?: number | undefined;
   /** How long to wait for the service to confirm an interrupt before reporting it anyway; default 1 s. */
   interruptTimeoutMs?: number;
-  /** Calls `lk.clear_buffer` on the avatar (alongside the driving session's interrupt). */
-  clearAvatarBuffer?: () => Promise<boolean>;
 }
-
-/** After this long without the avatar's RPC for a segment the session reported, it is not awaited. */
-const RPC_GRACE_MS = 2000;
 
 interface Segment {
   reqId: string;
@@ -41,15 +33,13 @@ interface Segment {
   flushed: boolean;
   started: boolean;
   finished: boolean;
-  /** When it was reported finished (ms, Date.now()). */
-  finishedAt: number;
   /** Resampler for frames not at the session rate. */
   resampler: Resampler | undefined;
   fromRate: number | undefined;
 }
 
 /** An `AudioOutput` that sends the agent's speech to the Avatar Drive service. */
-export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarPlaybackListener {
+export class AvatarDriveAudioOutput extends voice.AudioOutput {
   readonly #open: (sampleRate: number) => Promise<DrivingConnection>;
   readonly #interruptTimeoutMs: number;
   #connection: Promise<DrivingConnection> | undefined;
@@ -57,11 +47,6 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
   #segment: Segment | undefined;
   /** Segments sent but not yet reported finished, by request id. */
   readonly #pending = new Map<string, Segment>();
-  /** Segments in order whose `lk.playback_finished` has not come yet (RPCs carry no request id). */
-  readonly #awaitingRpc: Segment[] = [];
-  /** The avatar makes the playback RPCs: the session's playback states are then not used. */
-  #rpcSeen = false;
-  readonly #clearAvatarBuffer: (() => Promise<boolean>) | undefined;
   #closed = false;
 
   constructor(options: AvatarDriveAudioOutputOptions) {
@@ -69,7 +54,6 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
     super(rate, undefined, { pause: false });
     this.#open = options.open;
     this.#interruptTimeoutMs = options.interruptTimeoutMs ?? 1000;
-    this.#clearAvatarBuffer = options.clearAvatarBuffer;
     this.#connectionRate = rate;
   }
 
@@ -90,7 +74,6 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
       segment = newSegment();
       this.#segment = segment;
       this.#pending.set(segment.reqId, segment);
-      this.#awaitingRpc.push(segment);
     }
     let pcm = frame.data.subarray(0, frame.samplesPerChannel * frame.channels);
     if (frame.channels > 1) pcm = downmixInt16(pcm, frame.channels);
@@ -124,39 +107,13 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
     const segments = [...this.#pending.values()].filter((s) => !s.finished);
     this.#segment = undefined;
     if (segments.length === 0) return;
-    // Both ways at once: the contract's `lk.clear_buffer` (the avatar stops everything it holds
-    // and reports each segment) and the driving session's interrupt, which reaches the service
-    // without the room's round trip; the service stops each request once, whichever comes first.
-    void this.#clearAvatarBuffer?.();
     void this.#connection?.then((c) => {
       for (const segment of segments) {
         c.interrupt(segment.reqId);
-        // The avatar confirms with `interrupted`; if it never does, report it anyway, and stop
-        // waiting for its RPC (a segment cut before it was queued gets none).
-        setTimeout(() => {
-          this.#finish(segment.reqId, undefined, true);
-          const at = this.#awaitingRpc.indexOf(segment);
-          if (at >= 0) this.#awaitingRpc.splice(at, 1);
-        }, this.#interruptTimeoutMs).unref?.();
+        // The service confirms with `interrupted`; if it never does, report it anyway.
+        setTimeout(() => this.#finish(segment.reqId, undefined, true), this.#interruptTimeoutMs).unref?.();
       }
     });
-  }
-
-  /** The avatar's `lk.playback_started`: the oldest segment not yet started plays. */
-  onAvatarPlaybackStarted(): void {
-    this.#rpcSeen = true;
-    const segment = this.#awaitingRpc.find((s) => !s.started);
-    if (!segment) return;
-    segment.started = true;
-    this.onPlaybackStarted(Date.now());
-  }
-
-  /** The avatar's `lk.playback_finished`: for the oldest segment it has not reported yet. */
-  onAvatarPlaybackFinished(event: AvatarPlaybackFinished): void {
-    this.#rpcSeen = true;
-    const segment = this.#awaitingRpc.shift();
-    if (!segment) return;
-    this.#finish(segment.reqId, event.playbackPosition * 1000, event.interrupted);
   }
 
   /** Closes the driving session (the avatar leaves); unfinished segments are reported interrupted. */
@@ -194,7 +151,6 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
   }
 
   readonly #onPlaying: DrivingConnectionEvents['playing'] = ({ reqId }) => {
-    if (this.#rpcSeen) return;
     const segment = this.#pending.get(reqId);
     if (!segment || segment.started) return;
     segment.started = true;
@@ -202,11 +158,11 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
   };
 
   readonly #onEnded: DrivingConnectionEvents['ended'] = ({ reqId, playedMs }) => {
-    if (!this.#rpcSeen) this.#finish(reqId, playedMs, false);
+    this.#finish(reqId, playedMs, false);
   };
 
   readonly #onInterrupted: DrivingConnectionEvents['interrupted'] = ({ reqId, playedMs }) => {
-    if (!this.#rpcSeen) this.#finish(reqId, playedMs, true);
+    this.#finish(reqId, playedMs, true);
   };
 
   readonly #onError: DrivingConnectionEvents['error'] = (error) => {
@@ -219,24 +175,11 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
     const segment = this.#pending.get(reqId);
     if (!segment || segment.finished) return;
     segment.finished = true;
-    segment.finishedAt = Date.now();
     this.#pending.delete(reqId);
-    this.#forgetUnreported();
     if (this.#segment === segment) this.#segment = undefined;
     const rate = this.#connectionRate ?? 1;
     const position = playedMs !== undefined ? playedMs / 1000 : interrupted ? 0 : segment.sent / rate;
     this.onPlaybackFinished({ playbackPosition: position, interrupted });
-  }
-
-  /**
-   * An avatar that makes no playback RPCs leaves every segment waiting for one: drop those the
-   * session reported finished a while ago (an RPC for them would have come by now).
-   */
-  #forgetUnreported(): void {
-    if (this.#rpcSeen) return;
-    const before = Date.now() - RPC_GRACE_MS;
-    while (this.#awaitingRpc[0]?.finished && this.#awaitingRpc[0].finishedAt < before)
-      this.#awaitingRpc.shift();
   }
 }
 
@@ -247,7 +190,6 @@ function newSegment(): Segment {
     flushed: false,
     started: false,
     finished: false,
-    finishedAt: 0,
     resampler: undefined,
     fromRate: undefined,
   };

@@ -12,11 +12,7 @@ import {
   drivingConnectionFromAvatarSession,
   mintAvatarToken,
   PUBLISH_ON_BEHALF_ATTRIBUTE,
-  parsePlaybackFinished,
-  RPC_PLAYBACK_FINISHED,
-  RPC_PLAYBACK_STARTED,
   type RtcAvatarSessionLike,
-  registerPlaybackRpc,
 } from '../src/index.js';
 
 beforeAll(() => initializeLogger({ pretty: false, level: 'error' }));
@@ -48,7 +44,7 @@ function decodeJwt(jwt: string): Record<string, unknown> {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-function setUp(sampleRate?: number, clearAvatarBuffer?: () => Promise<boolean>) {
+function setUp(sampleRate?: number) {
   const connection = new FakeConnection();
   const opened: number[] = [];
   const output = new AvatarDriveAudioOutput({
@@ -58,7 +54,6 @@ function setUp(sampleRate?: number, clearAvatarBuffer?: () => Promise<boolean>) 
     },
     sampleRate,
     interruptTimeoutMs: 50,
-    clearAvatarBuffer,
   });
   const started: number[] = [];
   const finished: Array<{ playbackPosition: number; interrupted: boolean }> = [];
@@ -272,92 +267,5 @@ describe('drivingConnectionFromAvatarSession', () => {
     connection.sendAudio(new Int16Array(10), 'b', false);
     connection.sendAudio(new Int16Array(0), 'b', true);
     expect(sent).toEqual(['req_1', 'req_2', 'req_2:end']);
-  });
-});
-
-describe('the LiveKit avatar contract (agent side)', () => {
-  it("takes playout from the avatar's lk.playback_* RPCs, in segment order, and then ignores the session's states", async () => {
-    const { connection, output, started, finished } = setUp(16000);
-    await output.captureFrame(frame(16000, 100));
-    output.flush();
-    await output.captureFrame(frame(16000, 200));
-    output.flush();
-    await tick();
-    const [first, second] = [...new Set(connection.audio.map((a) => a.reqId))];
-    output.onAvatarPlaybackStarted();
-    expect(started).toHaveLength(1);
-    // The session's state for the same segment is not reported a second time.
-    connection.emit('ended', { reqId: first!, playedMs: 100 });
-    output.onAvatarPlaybackFinished({ playbackPosition: 0.1, interrupted: false });
-    output.onAvatarPlaybackStarted();
-    connection.emit('interrupted', { reqId: second!, playedMs: 10 });
-    output.onAvatarPlaybackFinished({ playbackPosition: 0.15, interrupted: true });
-    expect(started).toHaveLength(2);
-    expect(finished).toEqual([
-      { playbackPosition: 0.1, interrupted: false },
-      { playbackPosition: 0.15, interrupted: true },
-    ]);
-  });
-
-  it("interrupts with lk.clear_buffer and through the session, and reports the avatar's position once", async () => {
-    const calls: string[] = [];
-    const { connection, output, finished } = setUp(16000, async () => {
-      calls.push('clear');
-      return true;
-    });
-    await output.captureFrame(frame(16000, 100));
-    output.clearBuffer();
-    await tick();
-    expect(calls).toEqual(['clear']);
-    expect(connection.interrupts).toHaveLength(1);
-    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: true });
-    await new Promise((r) => setTimeout(r, 80));
-    expect(finished).toEqual([{ playbackPosition: 0.04, interrupted: true }]);
-  });
-
-  it('reads lk.playback_finished payloads as livekit-agents writes them, and refuses others', () => {
-    expect(
-      parsePlaybackFinished(
-        '{"playback_position": 1.25, "interrupted": false, "synchronized_transcript": null}',
-      ),
-    ).toEqual({
-      playbackPosition: 1.25,
-      interrupted: false,
-    });
-    expect(parsePlaybackFinished('{"playbackPosition": 2, "interrupted": true}')).toEqual({
-      playbackPosition: 2,
-      interrupted: true,
-    });
-    expect(parsePlaybackFinished('{"playback_position": "1", "interrupted": false}')).toBeUndefined();
-    expect(parsePlaybackFinished('{"playback_position": 1}')).toBeUndefined();
-    expect(parsePlaybackFinished('not json')).toBeUndefined();
-    expect(parsePlaybackFinished('null')).toBeUndefined();
-  });
-
-  it('takes the RPCs only from its avatar', async () => {
-    const handlers = new Map<
-      string,
-      (data: { callerIdentity: string; payload: string }) => Promise<string>
-    >();
-    const local = {
-      registerRpcMethod: (method: string, handler: never) => handlers.set(method, handler),
-      unregisterRpcMethod: (method: string) => handlers.delete(method),
-    };
-    const seen: string[] = [];
-    const unregister = registerPlaybackRpc(local as never, 'avatar-1', {
-      onAvatarPlaybackStarted: () => seen.push('started'),
-      onAvatarPlaybackFinished: (e) => seen.push(`finished ${e.playbackPosition} ${e.interrupted}`),
-    });
-    const call = (method: string, callerIdentity: string, payload = '') =>
-      handlers.get(method)!({ callerIdentity, payload });
-    expect(await call(RPC_PLAYBACK_STARTED, 'intruder')).toBe('reject');
-    expect(await call(RPC_PLAYBACK_STARTED, 'avatar-1')).toBe('ok');
-    expect(
-      await call(RPC_PLAYBACK_FINISHED, 'avatar-1', '{"playback_position":0.5,"interrupted":true}'),
-    ).toBe('ok');
-    expect(await call(RPC_PLAYBACK_FINISHED, 'avatar-1', '{}')).toBe('reject');
-    expect(seen).toEqual(['started', 'finished 0.5 true']);
-    unregister();
-    expect(handlers.size).toBe(0);
   });
 });
