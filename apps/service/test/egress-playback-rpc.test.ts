@@ -5,8 +5,9 @@
  * `lk.clear_buffer`.
  */
 import { randomUUID } from 'node:crypto';
+import { wire } from '@avatar-drive/core';
 import { Room, type RpcInvocationData } from '@livekit/rtc-node';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LiveKitEgressProvider, PUBLISH_ON_BEHALF_ATTRIBUTE } from '../src/egress/index.js';
 import { AGENT_IDENTITY_PARAM, PLAYBACK_RPC_PARAM } from '../src/egress/livekit-egress.js';
 import {
@@ -17,7 +18,9 @@ import {
   RPC_PLAYBACK_STARTED,
 } from '../src/egress/playback-rpc.js';
 import type { EgressSession } from '../src/egress/types.js';
+import type { RunningService } from '../src/service.js';
 import { API_KEY, API_SECRET, joinToken, tone, wallNow } from './helpers/room-listener.js';
+import { makeAvatarsDir, mintToken, startTestService, TestClient } from './support/harness.js';
 
 const url = inject('livekitUrl');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -242,5 +245,72 @@ describe('LiveKit avatar playback RPCs (real server)', () => {
       playback_position: 0,
       interrupted: false,
     });
+  });
+});
+
+describe("the agent's lk.clear_buffer through the service (real LiveKit server)", () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startTestService({
+      avatarsDir: await makeAvatarsDir(),
+      standIn: true,
+      extra: { liveKitEgress: { allowedHosts: [url] } },
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('interrupts what plays and what is queued, reported on the WebSocket and to the agent', async () => {
+    const roomName = `rpc-svc-${randomUUID()}`;
+    const agent = new Agent('agent-svc');
+    await agent.join(roomName);
+    cleanups.push(() => agent.room.disconnect());
+    const client = await TestClient.open(service, await mintToken(service));
+    cleanups.push(async () => client.close());
+    client.configure(16000, {
+      egressType: wire.EgressType.LIVEKIT,
+      livekitEgress: {
+        url,
+        apiKey: API_KEY,
+        apiSecret: API_SECRET,
+        roomName,
+        publisherId: 'avatar-svc',
+        extraAttributes: { [PUBLISH_ON_BEHALF_ATTRIBUTE]: 'agent-svc' },
+      },
+    });
+    await client.confirmed();
+    const isState =
+      (reqId: string, state: wire.PlaybackState) => (m: { data: { case?: string; value?: unknown } }) =>
+        m.data.case === 'serverPlaybackState' &&
+        (m.data.value as wire.ServerPlaybackState).reqId === reqId &&
+        (m.data.value as wire.ServerPlaybackState).state === state;
+    const pcm = tone(16000, 3);
+    for (let at = 0; at < pcm.length; at += 1600)
+      client.audio('long', pcm.subarray(at, at + 1600), at + 1600 >= pcm.length);
+    client.audio('queued', tone(16000, 1), true);
+    await client.waitFor(isState('long', wire.PlaybackState.PLAYING), 10_000);
+    await sleep(600);
+    expect(await agent.clearBuffer('avatar-svc')).toBe('ok');
+    const cut = await client.waitFor(isState('long', wire.PlaybackState.INTERRUPTED), 5000);
+    await client.waitFor(isState('queued', wire.PlaybackState.INTERRUPTED), 5000);
+    const playedMs = Number((cut.data.value as wire.ServerPlaybackState).playedMs);
+    expect(playedMs).toBeGreaterThan(300);
+    expect(playedMs).toBeLessThan(2500);
+    // Every segment gets its finish (the agent counts them); only the one that played was started.
+    await agent.until(3);
+    expect(agent.calls.map((c) => c.method)).toEqual([
+      RPC_PLAYBACK_STARTED,
+      RPC_PLAYBACK_FINISHED,
+      RPC_PLAYBACK_FINISHED,
+    ]);
+    const finished = JSON.parse(agent.calls[1]!.payload);
+    expect(finished.interrupted).toBe(true);
+    // played_ms on the WebSocket is whole milliseconds.
+    expect(Math.abs(finished.playback_position * 1000 - playedMs)).toBeLessThanOrEqual(1);
+    expect(JSON.parse(agent.calls[2]!.payload)).toEqual({ playback_position: 0, interrupted: true });
+    // The session goes on: a new request plays to its end.
+    client.audio('after', tone(16000, 0.3), true);
+    await client.waitFor(isState('after', wire.PlaybackState.ENDED), 10_000);
   });
 });

@@ -478,8 +478,9 @@ export class LiveKitEgressSession implements EgressSession {
   async #release(): Promise<void> {
     if (this.#rpc && this.#playout) this.#rpc.finishOpenSegment(this.#playout.snapshot().playedMs);
     await this.#playout?.stop();
-    // Interrupted/ended reports of the stop go out before the avatar leaves.
-    await this.#rpc?.settled();
+    // Interrupted/ended reports of the stop go out before the avatar leaves; an agent that does
+    // not answer holds the leave up for at most a second.
+    if (this.#rpc) await withTimeout(this.#rpc.settled(), 1000).catch(() => undefined);
     this.#rpc?.close();
     this.#resampler = undefined;
     try {
