@@ -30,7 +30,7 @@ fi
 log "pnpm install"
 CI=true pnpm install --frozen-lockfile
 
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import spatialreal" 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import spatialreal, spatius, livekit.agents, livekit.plugins.spatius" 2>/dev/null; then
   log "python: .venv with the SDKs the interop tests drive (apps/service/test/python/requirements.txt)"
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r apps/service/test/python/requirements.txt

@@ -25,6 +25,48 @@ describe('DirectoryLedger (the embedded default’s shared single-use ledger)', 
     for (const store of stores) await store.close();
   });
 
+  it('sequential use: one holder at a time across stores, free again on release or when its process is gone', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'avd-ledger-')), 'used-tokens');
+    const [a, b] = [new MemoryStore({ tokenLedgerDir: dir }), new MemoryStore({ tokenLedgerDir: dir })];
+    const jti = 'seq-token';
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => [a, b][i % 2]!.claimToken(jti, IN_AN_HOUR, 'app', `s${i}`)),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const holder = `s${claims.indexOf(true)}`;
+    await b.releaseToken(jti, 'not-the-holder');
+    expect(await b.claimToken(jti, IN_AN_HOUR, 'app', 'next')).toBe(false);
+    await a.releaseToken(jti, holder);
+    expect(await b.claimToken(jti, IN_AN_HOUR, 'app', 'next')).toBe(true);
+    // An entry left by a process that no longer exists does not hold the token.
+    const [name] = (await readdir(dir)).filter((n) => n.endsWith('-seq-token'));
+    await writeFile(join(dir, name!), '2147483646 crashed-session');
+    expect(await a.claimToken(jti, IN_AN_HOUR, 'app', 'after-crash')).toBe(true);
+    // A token spent single-use is not reopened sequentially.
+    expect(await a.consumeToken('spent', IN_AN_HOUR)).toBe(true);
+    expect(await b.claimToken('spent', IN_AN_HOUR, 'app', 'x')).toBe(false);
+    // The policy is shared through the directory too.
+    expect(await b.tokenPolicy('app')).toBe('single');
+    await a.setTokenPolicy('app', 'sequential');
+    expect(await b.tokenPolicy('app')).toBe('sequential');
+    for (const store of [a, b]) await store.close();
+  });
+
+  it('sequential use in one process (no directory): spent single-use stays spent, release frees', async () => {
+    const store = new MemoryStore();
+    expect(await store.consumeToken('spent', IN_AN_HOUR)).toBe(true);
+    expect(await store.claimToken('spent', IN_AN_HOUR, 'app', 'x')).toBe(false);
+    expect(await store.acquireSession('app', 'one', 5)).toBe(true);
+    expect(await store.claimToken('t', IN_AN_HOUR, 'app', 'one')).toBe(true);
+    expect(await store.claimToken('t', IN_AN_HOUR, 'app', 'two')).toBe(false);
+    // A holder whose session slot is gone no longer holds it, even without a release.
+    await store.releaseSession('app', 'one');
+    expect(await store.claimToken('t', IN_AN_HOUR, 'app', 'two')).toBe(true);
+    await store.releaseToken('t', 'two');
+    expect(await store.claimToken('t', IN_AN_HOUR, 'app', 'three')).toBe(true);
+    await store.close();
+  });
+
   it('keeps ids that are not plain names inside its directory', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'avd-ledger-')), 'used-tokens');
     const ledger = new DirectoryLedger(dir);

@@ -36,6 +36,7 @@ import {
   resolveLiveKitConfig,
 } from './livekit-config.js';
 import { type AllowedHost, hostNotAllowed, isAllowedHost, parseAllowedHosts } from './livekit-hosts.js';
+import { AGENT_IDENTITY_ATTRIBUTE, PlaybackRpc } from './playback-rpc.js';
 import { PlayoutScheduler, type PlayoutSink } from './playout.js';
 import type {
   EgressEventName,
@@ -149,6 +150,8 @@ export class LiveKitEgressSession implements EgressSession {
   #source: AudioSource | undefined;
   #track: LocalAudioTrack | undefined;
   #playout: PlayoutScheduler | undefined;
+  /** The LiveKit Agents playback RPCs to the agent (none without an agent to call). */
+  #rpc: PlaybackRpc | undefined;
   #open = false;
   #closing: Promise<void> | undefined;
 
@@ -174,6 +177,11 @@ export class LiveKitEgressSession implements EgressSession {
   /** The room the avatar joined. */
   get roomName(): string {
     return this.#resolved.roomName;
+  }
+
+  /** The agent the playback RPCs go to; '' when the avatar makes none. */
+  get rpcAgentIdentity(): string {
+    return this.#rpcAgentIdentity();
   }
 
   /** Sample rate of the published track. */
@@ -258,6 +266,15 @@ export class LiveKitEgressSession implements EgressSession {
       maxLeadMs: this.#options.maxLeadMs,
       frameHoldMs: this.#options.frameHoldMs,
     });
+    const rpcAgent = this.#rpcAgentIdentity();
+    if (rpcAgent) {
+      this.#rpc = new PlaybackRpc({
+        local: this.#room.localParticipant!,
+        agentIdentity: rpcAgent,
+        onClearBuffer: () => this.#emit('clear-buffer'),
+        onCallFailed: (method, error) => this.#logUpstream(`LiveKit RPC ${method} failed`, error),
+      });
+    }
     this.#open = true;
     this.#playout.start();
   }
@@ -397,9 +414,18 @@ export class LiveKitEgressSession implements EgressSession {
 
   #playoutEvents() {
     return {
-      onPlaying: (reqId: string) => this.#emit('playing', { reqId }),
-      onEnded: (reqId: string, playedMs: number) => this.#emit('ended', { reqId, playedMs }),
-      onInterrupted: (reqId: string, playedMs: number) => this.#emit('interrupted', { reqId, playedMs }),
+      onPlaying: (reqId: string) => {
+        this.#rpc?.started();
+        this.#emit('playing', { reqId });
+      },
+      onEnded: (reqId: string, playedMs: number) => {
+        this.#rpc?.finished(playedMs, false);
+        this.#emit('ended', { reqId, playedMs });
+      },
+      onInterrupted: (reqId: string, playedMs: number) => {
+        this.#rpc?.finished(playedMs, true);
+        this.#emit('interrupted', { reqId, playedMs });
+      },
       onIdle: (idleMs: number) => {
         if (!this.#open) return;
         this.#emit('idle-timeout', { idleMs });
@@ -432,8 +458,30 @@ export class LiveKitEgressSession implements EgressSession {
     void this.close();
   }
 
+  /**
+   * Who the playback RPCs go to: extra_params `livekit.agent_identity`, else the avatar's
+   * `livekit_agent_identity` attribute, else `lk.publish_on_behalf`; none with
+   * `livekit.playback_rpc` = `off`.
+   */
+  #rpcAgentIdentity(): string {
+    const params = this.#config.extraParams ?? {};
+    if (params[PLAYBACK_RPC_PARAM] === 'off') return '';
+    const attributes = this.#resolved.attributes;
+    return (
+      params[AGENT_IDENTITY_PARAM] ||
+      attributes[AGENT_IDENTITY_ATTRIBUTE] ||
+      attributes[PUBLISH_ON_BEHALF_ATTRIBUTE] ||
+      ''
+    );
+  }
+
   async #release(): Promise<void> {
+    if (this.#rpc && this.#playout) this.#rpc.finishOpenSegment(this.#playout.snapshot().playedMs);
     await this.#playout?.stop();
+    // Interrupted/ended reports of the stop go out before the avatar leaves; an agent that does
+    // not answer holds the leave up for at most a second.
+    if (this.#rpc) await withTimeout(this.#rpc.settled(), 1000).catch(() => undefined);
+    this.#rpc?.close();
     this.#resampler = undefined;
     try {
       await this.#room.disconnect();
@@ -444,6 +492,11 @@ export class LiveKitEgressSession implements EgressSession {
     await this.#source?.close().catch(() => {});
   }
 }
+
+/** extra_params key: `off` stops the avatar's `lk.playback_*` RPCs to the agent. */
+export const PLAYBACK_RPC_PARAM = 'livekit.playback_rpc';
+/** extra_params key: the identity of the agent the playback RPCs go to. */
+export const AGENT_IDENTITY_PARAM = 'livekit.agent_identity';
 
 function idleSnapshot(): PlaybackSnapshot {
   return { state: 'idle', reqId: '', playedMs: 0 };

@@ -44,6 +44,8 @@ export interface EgressOpenConfig {
   sampleRate: number;
   livekit?: LiveKitEgressSettings | undefined;
   agora?: AgoraEgressSettings | undefined;
+  /** `ClientConfigureSession.extra_params` (already size-checked); keys an egress acts on are in docs/protocol.md. */
+  extraParams?: { [key: string]: string } | undefined;
 }
 
 /** Where playback stands, as `ServerPlaybackState` reports it. */
@@ -68,6 +70,11 @@ export interface EgressEvents {
   interrupted: (event: { reqId: string; playedMs: number }) => void;
   /** No audio for the configured idle timeout: the avatar left the room and the session closed. */
   'idle-timeout': (event: { idleMs: number }) => void;
+  /**
+   * The agent asked the avatar to stop speaking (LiveKit `lk.clear_buffer`): the session
+   * interrupts whatever plays or is queued, as a ClientInterrupt of the latest request would.
+   */
+  'clear-buffer': () => void;
   /** The egress failed (room lost, publish failed); the session closes after this. */
   error: (error: AvatarError) => void;
   /** The session closed (after {@link EgressSession.close}, an idle timeout or an error). */

@@ -1,10 +1,18 @@
-/** POST /v1/console/session-tokens (and the alias /v1/auth/session-token some SDKs call). */
+/**
+ * POST /v1/console/session-tokens (and the alias /v1/auth/session-token some SDKs call), and the
+ * app's token-use policy: GET/PUT /v1/console/token-policy.
+ */
 import type { FastifyInstance } from 'fastify';
-import type { AppRegistry } from '../credentials/app-registry.js';
+import type { AppRecord, AppRegistry } from '../credentials/app-registry.js';
 import { httpError } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
+import {
+  type SharedStore,
+  StoreUnavailableError,
+  TOKEN_USE_POLICIES,
+  type TokenUsePolicy,
+} from '../store/shared-store.js';
 import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../tokens.js';
 import { serverOnly } from './cors.js';
 
@@ -54,7 +62,112 @@ const tokenSchema = {
   },
 } as const;
 
+const apiKeyHeader = {
+  type: 'object',
+  properties: { 'x-api-key': { type: 'string', description: 'The app API key.' } },
+} as const;
+
+const policyBody = {
+  type: 'object',
+  required: ['tokenUse'],
+  additionalProperties: false,
+  properties: {
+    tokenUse: {
+      type: 'string',
+      enum: TOKEN_USE_POLICIES,
+      description:
+        '`single` (default): a token opens one session, ever. `sequential`: a token opens a new session only after the previous one it opened closed, until it expires.',
+    },
+  },
+} as const;
+
+const policyResponse = {
+  200: {
+    type: 'object',
+    required: ['appId', 'tokenUse'],
+    properties: { appId: { type: 'string' }, tokenUse: { type: 'string', enum: TOKEN_USE_POLICIES } },
+  },
+  '4xx': { $ref: 'ErrorBody#' },
+  '5xx': { $ref: 'ErrorBody#' },
+} as const;
+
+/** The app owning the request's X-Api-Key; a 401 otherwise. */
+function appOf(request: import('fastify').FastifyRequest, apps: AppRegistry): AppRecord {
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    throw httpError(
+      401,
+      'appIDUnrecognized',
+      'Missing API key. Send it in the X-Api-Key header (from your server, never a browser).',
+    );
+  }
+  const appRecord = apps.byApiKey(apiKey);
+  if (!appRecord) {
+    throw httpError(
+      401,
+      'appIDUnrecognized',
+      'The API key is not recognized. Check the key configured for your app.',
+    );
+  }
+  return appRecord;
+}
+
+/** Runs a store call; an unreachable store is a 503 the caller may retry. */
+async function withStore<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    throw httpError(
+      503,
+      'upstreamError',
+      `The service cannot ${what} right now (shared store unavailable). Retry with backoff.`,
+      {
+        'retry-after': '1',
+      },
+    );
+  }
+}
+
 export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): Promise<void> {
+  app.get(
+    '/v1/console/token-policy',
+    {
+      schema: {
+        summary: "The app's token-use policy",
+        tags: ['console'],
+        headers: apiKeyHeader,
+        response: policyResponse,
+      },
+    },
+    async (request, reply) => {
+      const { appId } = appOf(request, deps.apps);
+      const tokenUse = await withStore('read the token policy', () => deps.store.tokenPolicy(appId));
+      reply.header('cache-control', 'no-store');
+      return { appId, tokenUse };
+    },
+  );
+  app.put<{ Body: { tokenUse: TokenUsePolicy } }>(
+    '/v1/console/token-policy',
+    {
+      schema: {
+        summary: "Sets the app's token-use policy",
+        description:
+          'For every node and region sharing the store. Applies to tokens when they open a session, so a change also applies to tokens already minted.',
+        tags: ['console'],
+        headers: apiKeyHeader,
+        body: policyBody,
+        response: policyResponse,
+      },
+    },
+    async (request, reply) => {
+      const { appId } = appOf(request, deps.apps);
+      const { tokenUse } = request.body;
+      await withStore('set the token policy', () => deps.store.setTokenPolicy(appId, tokenUse));
+      reply.header('cache-control', 'no-store');
+      return { appId, tokenUse };
+    },
+  );
   const handler = async (
     request: import('fastify').FastifyRequest<{ Body: TokenBody }>,
     reply: import('fastify').FastifyReply,
@@ -124,5 +237,5 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
     handler,
   );
   // The API key never reaches a browser: no CORS here, and a preflight is refused with the reason.
-  serverOnly(app, ['/v1/console/session-tokens', '/v1/auth/session-token']);
+  serverOnly(app, ['/v1/console/session-tokens', '/v1/auth/session-token', '/v1/console/token-policy']);
 }

@@ -1,10 +1,11 @@
 /**
  * What this server refuses in a ClientConfigureSession before anything is opened: audio it cannot
- * decode and sample rates outside the contract (`audio/session-audio.ts` knows the formats). (The egress type is checked when the output is
+ * decode, sample rates outside the contract and oversized extra_params (`audio/session-audio.ts` knows the formats). (The egress type is checked when the output is
  * chosen, `session-output.ts`.)
  */
 import type { AvatarErrorCode, wire } from '@avatar-drive/core';
 import { audioFormatRefusal } from '../audio/session-audio.js';
+import { extraParamsRefusal } from './extra-params.js';
 
 /** The rate of a ClientConfigureSession without sample_rate (the audio contract's default). */
 export const DEFAULT_SAMPLE_RATE = 16000;
@@ -20,5 +21,5 @@ export function configureRefusal(
   config: wire.ClientConfigureSession,
 ): { code: AvatarErrorCode; message: string } | undefined {
   // The audio format decides which sample rates are valid (PCM: the contract's 7; Opus: its 5).
-  return audioFormatRefusal(config);
+  return audioFormatRefusal(config) ?? extraParamsRefusal(config.extraParams);
 }

@@ -43,6 +43,7 @@ import {
 } from './session-output.js';
 import { SessionRequests } from './session-requests.js';
 import { SessionTimers } from './session-timers.js';
+import { parseTraceparent } from './trace-context.js';
 import { UtteranceFeed } from './utterance-feed.js';
 import { WsSender } from './ws-sender.js';
 
@@ -181,7 +182,10 @@ export class DriveSession implements OutputHost {
     if (this.#phase === 'closed') return;
     const closeCode = SERVER_ERROR_CODES[code];
     this.#deps.metrics.recordError(code);
-    this.#deps.logger.info({ ...this.info, code, closeCode, reqId }, `session closed: ${message}`);
+    this.#deps.logger.info(
+      { ...this.info, code, closeCode, reqId, ...this.#traceFields(reqId) },
+      `session closed: ${message}`,
+    );
     this.sender.send(
       serverErrorMessage({
         connectionId: this.info.connectionId,
@@ -406,10 +410,47 @@ export class DriveSession implements OutputHost {
       // request is reset by its cancel.
       if (this.#requests.current) output.cancel(this.#requests.current, 'preempted');
       request = this.#requests.start(reqId, output.clock);
+      this.#traceRequest(request, input);
     }
     pcm ??= this.#decode(decoder, reqId, audio, end);
     if (pcm === null || (pcm.length === 0 && !end)) return;
     this.#feed!.push(request, pcm, end);
+  }
+
+  /** Takes the request's trace id from its first chunk's `trace_context` and logs the request. */
+  #traceRequest(request: RequestState, input: FastAudioInput | wire.ClientAudioInput): void {
+    const header = 'traceContext' in input ? input.traceContext?.traceparent : undefined;
+    const trace = parseTraceparent(header);
+    if (trace) request.traceId = trace.traceId;
+    else if (header)
+      this.#deps.logger.debug(
+        { ...this.info, reqId: request.reqId },
+        'trace_context ignored: not a W3C traceparent',
+      );
+    this.#deps.logger.debug(
+      {
+        ...this.info,
+        reqId: request.reqId,
+        seq: request.seq,
+        ...this.#traceFields(request.reqId),
+        ...(trace && { parentSpanId: trace.parentSpanId }),
+      },
+      'request started',
+    );
+  }
+
+  /** `{ traceId }` of the request, for its log lines; empty without one. */
+  #traceFields(reqId: string): { traceId?: string } {
+    const traceId = reqId ? this.#requests.get(reqId)?.traceId : undefined;
+    return traceId ? { traceId } : {};
+  }
+
+  /** Logs a request's last state, with its trace id (called by the outputs through the host). */
+  logRequestEnd(reqId: string, state: string, playedMs: number): void {
+    this.#deps.logger.debug(
+      { ...this.info, reqId, state, playedMs, ...this.#traceFields(reqId) },
+      'request finished',
+    );
   }
 
   /** One chunk's PCM, counted by the intake limiter; null once the session failed on it. */
@@ -435,6 +476,11 @@ export class DriveSession implements OutputHost {
     }
     // Interrupting a request also stops every older one still playing.
     for (const other of this.#requests.upTo(request)) this.#output!.cancel(other, 'explicit');
+  }
+
+  interruptAll(): void {
+    if (this.#phase !== 'active') return;
+    for (const request of [...this.#requests.all()]) this.#output!.cancel(request, 'explicit');
   }
 
   #pauseOrResume(op: 'pause' | 'resume', reqId: string): void {

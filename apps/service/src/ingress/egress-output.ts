@@ -151,6 +151,8 @@ export class EgressOutput implements SessionOutput {
         state?.interruptReason ?? 'explicit',
       );
     });
+    // The agent's lk.clear_buffer: stop everything, as a ClientInterrupt of the latest request would.
+    egress.on('clear-buffer', () => host.interruptAll());
     egress.on('idle-timeout', ({ idleMs }) =>
       host.fail(
         'idleTimeout',

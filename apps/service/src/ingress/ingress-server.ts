@@ -273,6 +273,8 @@ export class IngressServer {
     const connectionId = `conn_${randomBytes(12).toString('base64url')}`;
     let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
     let slotTaken = false;
+    /** A sequential token this session holds, given back when it closes. */
+    let heldToken: string | undefined;
     try {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
@@ -297,14 +299,25 @@ export class IngressServer {
           closeCode: CloseCode.ConcurrencyLimit,
           message: `This app already has ${limit} sessions open. Wait for one to end, then retry (the session token was not spent).`,
         };
-      } else if (!(await store.consumeToken(claims.jti, claims.expiresAt * 1000))) {
-        releaseSlot(store, appId, connectionId);
-        refuse(
-          401,
-          'sessionTokenInvalid',
-          'This session token was already used. Session tokens are single-use: mint a new one for each connection.',
-        );
-        return;
+      } else {
+        const policy = await store.tokenPolicy(appId);
+        const expiresAtMs = claims.expiresAt * 1000;
+        const taken =
+          policy === 'sequential'
+            ? await store.claimToken(claims.jti, expiresAtMs, appId, connectionId)
+            : await store.consumeToken(claims.jti, expiresAtMs);
+        if (!taken) {
+          releaseSlot(store, appId, connectionId);
+          refuse(
+            401,
+            'sessionTokenInvalid',
+            policy === 'sequential'
+              ? "This session token is in use by a session that is still open (or was spent single-use). The app's token policy is sequential: close that session first, or mint a new token."
+              : 'This session token was already used. Session tokens are single-use: mint a new one for each connection (or set the token policy to sequential: PUT /v1/console/token-policy).',
+          );
+          return;
+        }
+        if (policy === 'sequential') heldToken = claims.jti;
       }
     } catch (error) {
       if (slotTaken) releaseSlot(store, appId, connectionId);
@@ -322,6 +335,7 @@ export class IngressServer {
     let released = false;
     const release = () => {
       if (slotTaken && !released) releaseSlot(store, appId, connectionId);
+      if (heldToken && !released) void store.releaseToken(heldToken, connectionId).catch(() => undefined);
       released = true;
     };
     if (socketGone(socket)) {

@@ -8,7 +8,7 @@
 import {
   type AvatarErrorCode,
   type DriveFrame,
-  type PlaybackState,
+  PlaybackState,
   type PlaybackStateReason,
   playbackStateMessage,
   type wire,
@@ -30,6 +30,8 @@ export interface RequestState {
   /** No more output for it: interrupted, preempted or timed out. */
   cancelled: boolean;
   readonly playback: PlaybackEntry;
+  /** From the request's `trace_context` (W3C traceparent), logged with every line about it. */
+  traceId?: string;
 }
 
 /** Identifies a session in logs and messages. */
@@ -52,6 +54,10 @@ export interface OutputHost {
   request(reqId: string): RequestState | undefined;
   /** Marks `request` cancelled; if it is the utterance in progress, resets the engine. */
   stop(request: RequestState): void;
+  /** Logs a request's final playback state (with its trace id). */
+  logRequestEnd(reqId: string, state: string, playedMs: number): void;
+  /** Interrupts every request still playing or queued (the agent's `lk.clear_buffer`). */
+  interruptAll(): void;
   /** Ends the session with a ServerError. */
   fail(code: AvatarErrorCode, message: string, reqId?: string): void;
 }
@@ -112,6 +118,7 @@ export function createSessionOutput(
     sampleRate: config.sampleRate,
     livekit: config.livekitEgress,
     agora: config.agoraEgress,
+    extraParams: config.extraParams,
   });
 }
 
@@ -124,6 +131,9 @@ export function sendPlaybackState(
   reason: PlaybackStateReason | '',
 ): void {
   if (host.closed) return;
+  if (state === PlaybackState.ENDED || state === PlaybackState.INTERRUPTED) {
+    host.logRequestEnd(reqId, PlaybackState[state]!.toLowerCase(), playedMs);
+  }
   host.sender.send(
     playbackStateMessage({
       connectionId: host.info.connectionId,

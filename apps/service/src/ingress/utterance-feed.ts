@@ -102,7 +102,11 @@ export class UtteranceFeed {
   }
 
   #failed(error: unknown, reqId: string): void {
-    this.#logger.error({ err: error, ...this.#host.info }, 'engine call failed');
+    const traceId = this.#host.request(reqId)?.traceId;
+    this.#logger.error(
+      { err: error, ...this.#host.info, reqId, ...(traceId && { traceId }) },
+      'engine call failed',
+    );
     this.#host.fail('upstreamError', 'The lip-sync engine failed. Reconnect with backoff.', reqId);
   }
 }

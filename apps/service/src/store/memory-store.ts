@@ -6,7 +6,7 @@
  */
 import { type AvatarRecords, DirectoryAvatarRecords, MemoryAvatarRecords } from './avatar-records.js';
 import { DirectoryLedger } from './directory-ledger.js';
-import type { RateLimitResult, SharedStore } from './shared-store.js';
+import type { RateLimitResult, SharedStore, TokenUsePolicy } from './shared-store.js';
 
 export interface MemoryStoreOptions {
   /** Keep the single-use ledger in this directory (see {@link DirectoryLedger}). */
@@ -22,6 +22,12 @@ export class MemoryStore implements SharedStore {
   /** Uploaded avatars' metadata. */
   readonly avatars: AvatarRecords;
   readonly #usedTokens = new Map<string, number>();
+  /**
+   * Sequential tokens: the session holding each, null once given back (the token's entry in
+   * #usedTokens keeps its expiry; a used token without an entry here was spent single-use).
+   */
+  readonly #holders = new Map<string, { appId: string; sessionId: string } | null>();
+  readonly #policies = new Map<string, TokenUsePolicy>();
   readonly #sessions = new Map<string, Set<string>>();
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
   #lastPrune = 0;
@@ -39,6 +45,33 @@ export class MemoryStore implements SharedStore {
     if (this.#usedTokens.has(jti)) return false;
     this.#usedTokens.set(jti, expiresAtMs);
     return true;
+  }
+
+  async claimToken(jti: string, expiresAtMs: number, appId: string, sessionId: string): Promise<boolean> {
+    if (this.ledger) return this.ledger.claim(jti, expiresAtMs, sessionId);
+    this.#prune();
+    if (this.#usedTokens.has(jti) && !this.#holders.has(jti)) return false; // spent single-use
+    const holder = this.#holders.get(jti);
+    // A holder whose session is gone (closed without release) no longer counts.
+    if (holder && this.#sessions.get(holder.appId)?.has(holder.sessionId)) return false;
+    this.#usedTokens.set(jti, expiresAtMs);
+    this.#holders.set(jti, { appId, sessionId });
+    return true;
+  }
+
+  async releaseToken(jti: string, sessionId: string): Promise<void> {
+    if (this.ledger) return this.ledger.release(jti, sessionId);
+    if (this.#holders.get(jti)?.sessionId === sessionId) this.#holders.set(jti, null);
+  }
+
+  async tokenPolicy(appId: string): Promise<TokenUsePolicy> {
+    if (this.ledger) return this.ledger.readPolicy(appId);
+    return this.#policies.get(appId) ?? 'single';
+  }
+
+  async setTokenPolicy(appId: string, policy: TokenUsePolicy): Promise<void> {
+    if (this.ledger) return this.ledger.writePolicy(appId, policy);
+    this.#policies.set(appId, policy);
   }
 
   async acquireSession(appId: string, sessionId: string, limit: number): Promise<boolean> {
@@ -86,7 +119,11 @@ export class MemoryStore implements SharedStore {
     const now = Date.now();
     if (now - this.#lastPrune < 10_000) return;
     this.#lastPrune = now;
-    for (const [jti, expiresAt] of this.#usedTokens) if (expiresAt <= now) this.#usedTokens.delete(jti);
+    for (const [jti, expiresAt] of this.#usedTokens) {
+      if (expiresAt > now) continue;
+      this.#usedTokens.delete(jti);
+      this.#holders.delete(jti);
+    }
     for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
   }
 }

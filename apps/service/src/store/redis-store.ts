@@ -23,6 +23,8 @@ import {
   type SharedStore,
   type StorePersistence,
   StoreUnavailableError,
+  TOKEN_USE_POLICIES,
+  type TokenUsePolicy,
 } from './shared-store.js';
 
 const ACQUIRE = `
@@ -56,6 +58,27 @@ local c = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
+
+/**
+ * Sequential token use: KEYS[1] the token's key, KEYS[2] the app's session slots. The token is
+ * free when unset, or when the session named in it no longer holds a live slot (it closed, or its
+ * node died and the lease ran out); '1' is a single-use token already spent.
+ */
+const CLAIM = `
+local v = redis.call('GET', KEYS[1])
+if v then
+  if v == '1' then return 0 end
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local lease = redis.call('ZSCORE', KEYS[2], v)
+  if lease and tonumber(lease) > now then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2])
+return 1`;
+
+const RELEASE_TOKEN = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
 
 /** Where the Sentinel deployment is: the sentinels to ask and the name of the primary they watch. */
 export interface RedisSentinelOptions {
@@ -187,6 +210,30 @@ export class RedisStore implements SharedStore {
       );
     }
     return true;
+  }
+
+  async claimToken(jti: string, expiresAtMs: number, appId: string, sessionId: string): Promise<boolean> {
+    const expireAt = Math.max(expiresAtMs, Date.now()) + 60_000;
+    const ok = await this.#run(() =>
+      this.#redis.eval(CLAIM, 2, `${this.#prefix}jti:${jti}`, this.#sessionsKey(appId), sessionId, expireAt),
+    );
+    return ok === 1;
+  }
+
+  async releaseToken(jti: string, sessionId: string): Promise<void> {
+    // One that cannot reach Redis is freed anyway once the session's slot lease runs out.
+    await this.#run(() => this.#redis.eval(RELEASE_TOKEN, 1, `${this.#prefix}jti:${jti}`, sessionId)).catch(
+      () => undefined,
+    );
+  }
+
+  async tokenPolicy(appId: string): Promise<TokenUsePolicy> {
+    const value = await this.#run(() => this.#redis.get(`${this.#prefix}token-policy:${appId}`));
+    return TOKEN_USE_POLICIES.includes(value as TokenUsePolicy) ? (value as TokenUsePolicy) : 'single';
+  }
+
+  async setTokenPolicy(appId: string, policy: TokenUsePolicy): Promise<void> {
+    await this.#run(() => this.#redis.set(`${this.#prefix}token-policy:${appId}`, policy));
   }
 
   async acquireSession(appId: string, sessionId: string, limit: number): Promise<boolean> {

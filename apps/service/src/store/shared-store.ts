@@ -15,11 +15,32 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
+/**
+ * How an app's session tokens may be used (set with PUT /v1/console/token-policy):
+ * - `single` (the default, the contract): a token opens one session, ever.
+ * - `sequential`: a token opens a new session only while no session it opened is still open,
+ *   until it expires (SDKs that prefetch one token per worker process reuse it).
+ */
+export type TokenUsePolicy = 'single' | 'sequential';
+
+export const TOKEN_USE_POLICIES: readonly TokenUsePolicy[] = ['single', 'sequential'];
+
 export interface SharedStore {
   /** Which backend this is, for logs and /readyz. */
   readonly kind: 'memory' | 'redis';
   /** Marks a token id used. True the first time, false for every later use. */
   consumeToken(jti: string, expiresAtMs: number): Promise<boolean>;
+  /**
+   * Sequential use: takes token `jti` for session `sessionId` of `appId` when no session still
+   * open (on any node) holds it. True when taken. A token once consumed single-use stays spent.
+   */
+  claimToken(jti: string, expiresAtMs: number, appId: string, sessionId: string): Promise<boolean>;
+  /** Gives a sequential token back when its session closes (idempotent; only `sessionId`'s hold). */
+  releaseToken(jti: string, sessionId: string): Promise<void>;
+  /** The app's token-use policy; `single` when none was set. */
+  tokenPolicy(appId: string): Promise<TokenUsePolicy>;
+  /** Sets the app's token-use policy for every node. */
+  setTokenPolicy(appId: string, policy: TokenUsePolicy): Promise<void>;
   /** Takes one of `limit` session slots of `appId` for `sessionId`; false when all are taken. */
   acquireSession(appId: string, sessionId: string, limit: number): Promise<boolean>;
   /** Gives a slot back (idempotent). */
