@@ -1,0 +1,158 @@
+/**
+ * The attack kit's findings against the real service process (issue 32 §3), each in a bounded
+ * loop: N1 (a quadratic trim of the upgrade path before authentication), N2 (the same in the
+ * Range parser), N5 (an unknown egress_type is the client's error: 4008, no error-level log
+ * with a stack) and N6 (a repeated subprotocol refused before the token is spent).
+ *
+ * Time is compared like with like: each hostile request against a benign one of the same length
+ * in the same run (medians of several), with a wide margin — the quadratic versions were 100–500×
+ * slower, a linear parser is about 1×.
+ */
+import { connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { wire } from '@avatar-drive/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
+import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
+
+let service: ServiceProcess;
+beforeAll(async () => {
+  service = await startServiceProcess({ avatarsDir: await makeAvatarsDir() });
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+/** Sends `head` (request line and headers, without the blank line) raw; resolves with the status and the reply's length. */
+function rawRequest(head: string): Promise<{ status: number; bytes: number; ms: number }> {
+  const { port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect({ port: Number(port), host: '127.0.0.1' });
+    let reply = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
+      resolve({ status, bytes: reply.length, ms: performance.now() - started });
+    });
+    socket.write(`${head}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Medians of `rounds` interleaved hostile and benign requests; asserts every answer's status
+ * and that the hostile median stays within `bound`× the benign one (floored at 5 ms: loopback
+ * noise). Prints the margin.
+ */
+async function compareLikeWithLike(
+  what: string,
+  hostile: string,
+  benign: string,
+  expectStatus: { hostile: number; benign: number },
+  rounds = 7,
+  bound = 20,
+) {
+  const h: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const bad = await rawRequest(hostile);
+    const good = await rawRequest(benign);
+    expect(bad.status, `${what}: hostile request's status`).toBe(expectStatus.hostile);
+    expect(good.status, `${what}: benign request's status`).toBe(expectStatus.benign);
+    // The refusal does not echo 16 KB of the client's input back.
+    expect(bad.bytes).toBeLessThan(2048);
+    h.push(bad.ms);
+    b.push(good.ms);
+  }
+  const ratio = median(h) / Math.max(5, median(b));
+  console.log(
+    `[attack] ${what}: hostile median ${median(h).toFixed(1)} ms, benign ${median(b).toFixed(1)} ms: ratio ${ratio.toFixed(2)} against < ${bound} (margin ×${(bound / ratio).toFixed(1)})`,
+  );
+  expect(ratio).toBeLessThan(bound);
+}
+
+const UPGRADE_HEADERS = [
+  'Host: x',
+  'Upgrade: websocket',
+  'Connection: Upgrade',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  'Sec-WebSocket-Version: 13',
+].join('\r\n');
+
+describe('the attack rerun against the real service process', () => {
+  it('N1: an upgrade path of /v2 + 15,000 slashes + x is refused (404) as fast as any 15 KB path', async () => {
+    const slashes = '/'.repeat(15_000);
+    await compareLikeWithLike(
+      'N1 upgrade path',
+      `GET /v2${slashes}x HTTP/1.1\r\n${UPGRADE_HEADERS}`,
+      `GET /v2/${'a'.repeat(15_000)}x HTTP/1.1\r\n${UPGRADE_HEADERS}`,
+      { hostile: 404, benign: 404 },
+    );
+    // Trailing slashes are still trimmed: /v2/driveningress/// is the ingress (here: no token).
+    const trimmed = await rawRequest(
+      `GET /v2/driveningress///?id=${AVATAR_ID} HTTP/1.1\r\n${UPGRADE_HEADERS}`,
+    );
+    expect(trimmed.status).toBe(401);
+  });
+
+  it('N2: Range: bytes= + 15,000 spaces + x is ignored (200, whole file) as fast as a 15 KB header', async () => {
+    const manifest = (await (
+      await fetch(`${service.url}/v1/console/avatars/${AVATAR_ID}?appId=${APP_ID}`)
+    ).json()) as { assets: Array<{ url: string }> };
+    const asset = new URL(manifest.assets[0]!.url);
+    const target = `${asset.pathname}?appId=${APP_ID}`;
+    await compareLikeWithLike(
+      'N2 Range header',
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nRange: bytes=${' '.repeat(15_000)}x`,
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(15_000)}x`,
+      { hostile: 200, benign: 200 },
+    );
+    // Whitespace around the parts is still accepted, as before.
+    const ranged = await fetch(`${service.url}${target}`, { headers: { range: ' bytes = 0 - 3 ' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toMatch(/^bytes 0-3\//);
+  });
+
+  it('N5: an unknown egress_type closes with 4008 (invalidEgressConfig) and logs nothing at error level', async () => {
+    const before = service.output().length;
+    for (let i = 0; i < 3; i++) {
+      const client = await TestClient.open(service, await mintToken(service));
+      client.configure(16000, { egressType: 99 as wire.EgressType });
+      const closed = await client.closed;
+      expect(closed).toEqual({ code: 4008, reason: 'invalidEgressConfig' });
+      const error = client.inbox.find((m) => m.data.case === 'serverError')?.data.value as
+        | wire.ServerError
+        | undefined;
+      expect(error?.message).toMatch(/Unknown egress_type 99/);
+    }
+    const logged = service
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; stack?: string; err?: unknown });
+    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
+  it('N6: a repeated Sec-WebSocket-Protocol is refused (400) before the token is spent', async () => {
+    const token = await mintToken(service);
+    for (const protocols of ['avd, avd', 'a, b, a']) {
+      const refused = await TestClient.open(service, token, {
+        headers: { 'Sec-WebSocket-Protocol': protocols },
+      }).catch((error: { status?: number }) => error);
+      expect((refused as { status?: number }).status, protocols).toBe(400);
+    }
+    // The token was never taken: it opens a session now.
+    const client = await TestClient.open(service, token);
+    client.configure();
+    await client.confirmed();
+    client.ws.close();
+    await client.closed;
+  });
+});
