@@ -2,17 +2,30 @@
  * The attack kit's findings against the real service process (issue 32 §3), each in a bounded
  * loop: N1 (a quadratic trim of the upgrade path before authentication), N2 (the same in the
  * Range parser), N5 (an unknown egress_type is the client's error: 4008, no error-level log
- * with a stack) and N6 (a repeated subprotocol refused before the token is spent).
+ * with a stack), N6 (a repeated subprotocol refused before the token is spent) and N7 (uploads
+ * timed by their progress, not by the fixed request timeout that ended honest slow uploads).
  *
  * Time is compared like with like: each hostile request against a benign one of the same length
  * in the same run (medians of several), with a wide margin — the quadratic versions were 100–500×
  * slower, a linear parser is about 1×.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { wire } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
+import { makeGlb } from './support/glb.js';
+import {
+  API_KEY,
+  APP_ID,
+  AVATAR_ID,
+  makeAvatarsDir,
+  mintToken,
+  sleep,
+  TestClient,
+} from './support/harness.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
 
 let service: ServiceProcess;
@@ -154,5 +167,103 @@ describe('the attack rerun against the real service process', () => {
     await client.confirmed();
     client.ws.close();
     await client.closed;
+  });
+});
+
+describe('N7: uploads are timed by their progress (real process, request timeout 2 s)', () => {
+  let slow: ServiceProcess;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'avd-n7-'));
+    slow = await startServiceProcess({
+      avatarsDir: await makeAvatarsDir(),
+      args: ['--data-dir', dataDir],
+      env: {
+        AVATAR_DRIVE_REQUEST_TIMEOUT_SECONDS: '2',
+        AVATAR_DRIVE_UPLOAD_PROGRESS_WINDOW_SECONDS: '2',
+        AVATAR_DRIVE_UPLOAD_MIN_BYTES_PER_SECOND: '64',
+      },
+    });
+  });
+  afterAll(async () => {
+    await slow?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /**
+   * Sends `head`, then `body` in `chunk`-byte pieces every `everyMs`, stopping after `stopAfter`
+   * bytes; resolves with the status line's code (0: closed without one) and the elapsed time.
+   */
+  function trickle(
+    head: string,
+    body: Buffer,
+    options: { chunk: number; everyMs: number; stopAfter?: number },
+  ): Promise<{ status: number; ms: number; reply: string }> {
+    const { port } = new URL(slow.url);
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const socket = connect({ port: Number(port), host: '127.0.0.1' });
+      let reply = '';
+      let sent = 0;
+      const limit = Math.min(body.length, options.stopAfter ?? body.length);
+      socket.setEncoding('latin1');
+      socket.on('data', (c: string) => {
+        reply += c;
+      });
+      socket.on('error', () => undefined);
+      let timer: ReturnType<typeof setInterval> | undefined;
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0),
+          ms: performance.now() - started,
+          reply,
+        });
+      });
+      socket.once('connect', () => {
+        socket.write(`${head}\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`);
+        timer = setInterval(() => {
+          if (sent >= limit || socket.destroyed) return;
+          const piece = body.subarray(sent, Math.min(limit, sent + options.chunk));
+          sent += piece.length;
+          socket.write(piece);
+        }, options.everyMs);
+      });
+      setTimeout(() => reject(new Error(`no answer in 30 s: ${reply.slice(0, 200)}`)), 30_000).unref();
+    });
+  }
+
+  const uploadHead = () =>
+    `POST /v1/console/avatars?name=slow HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${API_KEY}\r\nContent-Type: model/gltf-binary`;
+
+  it('an honest slow upload (≈ 300 B/s, over 4× the minimum) that outlasts the 2 s request timeout is taken', async () => {
+    const glb = makeGlb(['jawOpen', 'mouthClose', 'eyeBlinkLeft', 'eyeBlinkRight']);
+    // ≈ 5 s in all: more than twice the fixed request timeout.
+    const result = await trickle(uploadHead(), glb, { chunk: Math.ceil(glb.length / 20), everyMs: 250 });
+    console.log(
+      `[attack] N7: ${glb.length} bytes uploaded in ${(result.ms / 1000).toFixed(1)} s → ${result.status}`,
+    );
+    expect(result.status, result.reply.slice(0, 300)).toBe(201);
+    expect(result.ms).toBeGreaterThan(3000);
+  });
+
+  it('an upload that stalls is ended with 408 after a progress window with too little body', async () => {
+    const glb = makeGlb(['jawOpen']);
+    const result = await trickle(uploadHead(), glb, { chunk: 200, everyMs: 100, stopAfter: 400 });
+    expect(result.status, result.reply.slice(0, 300)).toBe(408);
+    expect(result.reply).toMatch(/bytes\/s/);
+  });
+
+  it('any other request still gets the fixed request timeout (408)', async () => {
+    const body = Buffer.from(
+      JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 600, pad: 'x'.repeat(64) }),
+    );
+    const result = await trickle(
+      `POST /v1/console/session-tokens HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${API_KEY}\r\nContent-Type: application/json`,
+      body,
+      { chunk: 10, everyMs: 10, stopAfter: 20 },
+    );
+    expect(result.status).toBe(408);
+    expect(result.ms).toBeGreaterThan(1500);
   });
 });
