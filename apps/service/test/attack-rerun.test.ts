@@ -17,15 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { wire } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGlb } from './support/glb.js';
-import {
-  API_KEY,
-  APP_ID,
-  AVATAR_ID,
-  makeAvatarsDir,
-  mintToken,
-  sleep,
-  TestClient,
-} from './support/harness.js';
+import { API_KEY, APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
 
 let service: ServiceProcess;
