@@ -2,7 +2,8 @@
  * The attack kit's findings against the real service process (issue 32 §3), each in a bounded
  * loop: N1 (a quadratic trim of the upgrade path before authentication), N2 (the same in the
  * Range parser), N5 (an unknown egress_type is the client's error: 4008, no error-level log
- * with a stack), N6 (a repeated subprotocol refused before the token is spent) and N7 (uploads
+ * with a stack), N6 (a repeated subprotocol refused before the token is spent), N3 (a flood of
+ * tiny messages is slowed like a flood of audio) and N7 (uploads
  * timed by their progress, not by the fixed request timeout that ended honest slow uploads).
  *
  * Time is compared like with like: each hostile request against a benign one of the same length
@@ -14,7 +15,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { wire } from '@avatar-drive/core';
+import { wire } from '@avatar-drive/core';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGlb } from './support/glb.js';
 import { API_KEY, APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
@@ -258,4 +260,59 @@ describe('N7: uploads are timed by their progress (real process, request timeout
     expect(result.status).toBe(408);
     expect(result.ms).toBeGreaterThan(1500);
   });
+});
+
+describe('N3: a flood of tiny messages is charged like audio (real process, 4× real time, 1 s window)', () => {
+  let flooded: ServiceProcess;
+  beforeAll(async () => {
+    flooded = await startServiceProcess({
+      avatarsDir: await makeAvatarsDir(),
+      env: { AVATAR_DRIVE_MAX_INTAKE_REALTIME_FACTOR: '4', AVATAR_DRIVE_INTAKE_WINDOW_SECONDS: '1' },
+    });
+  });
+  afterAll(async () => {
+    await flooded?.stop();
+  });
+
+  it('200,000 ClientPause for an unknown req_id: the session is slowed to its budget; another session opens meanwhile', async () => {
+    const flooder = await TestClient.open(flooded, await mintToken(flooded));
+    flooder.configure();
+    await flooder.confirmed();
+    // One message encoded once and sent as fast as the socket takes it.
+    const pause = toBinary(
+      wire.MessageSchema,
+      create(wire.MessageSchema, {
+        type: wire.MessageType.CLIENT_PAUSE,
+        data: { case: 'clientPause', value: { reqId: 'nobody' } },
+      }),
+    );
+    // Count the answers (each a ServerError) without decoding them: the test process must keep up.
+    let answered = 0;
+    flooder.ws.removeAllListeners('message');
+    flooder.ws.on('message', () => {
+      answered++;
+    });
+    const started = performance.now();
+    for (let i = 0; i < 200_000; i++) flooder.ws.send(pause);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const elapsedS = (performance.now() - started) / 1000;
+    // Budget: 4 s of burst, refilled at 4 s per second, 5 ms per message: 800 + 800 per second;
+    // pausing the socket stops reads, so what one read already brought in (up to 64 KiB of
+    // messages) may still be handled on top. Half as much again for margin.
+    const bound = (800 * (1 + elapsedS) + 65_536 / pause.length) * 1.5;
+    console.log(
+      `[attack] N3: ${answered} of 200,000 messages answered in ${elapsedS.toFixed(1)} s against ≤ ${bound.toFixed(0)} (without the charge: tens of thousands)`,
+    );
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(bound);
+    // Everyone else is served: a new session opens, the health check answers.
+    const other = await TestClient.open(flooded, await mintToken(flooded));
+    other.configure();
+    await other.confirmed();
+    expect((await fetch(`${flooded.url}/healthz`)).status).toBe(200);
+    other.ws.close();
+    // The flooder's socket is not being read (its backlog drains at its budget): cut it.
+    flooder.ws.terminate();
+    await Promise.all([other.closed, flooder.closed]);
+  }, 60_000);
 });
