@@ -43,4 +43,11 @@ export interface DemoHook {
   /** The id of the last avatar uploaded from this page. */
   uploadedAvatarId: string | undefined;
   resetPeak(): void;
+  /**
+   * Holds the current avatar's mouth at `open` (0..1 on the jawOpen blendshape and the `aa`
+   * viseme, head and eyes neutral) instead of what the controller plays, or hands it back to the
+   * controller (`undefined`). Checks compare a render at a known pose with one at rest, both held
+   * the same way, so they measure the mouth and nothing else. False without a view.
+   */
+  holdMouth(open: number | undefined): boolean;
 }

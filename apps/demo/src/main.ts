@@ -14,6 +14,7 @@ import {
   detectRenderer,
   LOW_END_VIEW_OPTIONS,
 } from '@avatar-drive/client-web';
+import { ARKIT_INDEX, type DriveFrame, FRAME_LAYOUT, VISEME_INDEX } from '@avatar-drive/core';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import {
   decodeFile,
@@ -77,8 +78,32 @@ const hook: DemoHook = {
     hook.peakLevel = 0;
     hook.peakJaw = 0;
   },
+  holdMouth(open) {
+    if (!view) return false;
+    if (open === undefined) view.setFrameSource(undefined);
+    else view.applyFrame(mouthFrame(open));
+    return true;
+  },
 };
 window.__demo = hook;
+
+/** A speech frame with only the mouth open by `open` (see `DemoHook.holdMouth`). */
+function mouthFrame(open: number): DriveFrame {
+  const frame: DriveFrame = {
+    index: 0,
+    visemes: new Float32Array(FRAME_LAYOUT.visemes),
+    expression: new Float32Array(FRAME_LAYOUT.expression),
+    jawPose: new Float32Array(FRAME_LAYOUT.jawPose),
+    rotation: new Float32Array(FRAME_LAYOUT.rotation),
+    neckPose: new Float32Array(FRAME_LAYOUT.neckPose),
+    eyePose: new Float32Array(FRAME_LAYOUT.eyePose),
+    eyeLid: new Float32Array(FRAME_LAYOUT.eyeLid),
+    translation: new Float32Array(FRAME_LAYOUT.translation),
+  };
+  frame.visemes[VISEME_INDEX.aa] = open;
+  frame.expression[ARKIT_INDEX.jawOpen] = open;
+  return frame;
+}
 
 let config: DemoConfig;
 let avatars: AvatarSummary[] = [];

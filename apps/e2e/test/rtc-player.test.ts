@@ -8,7 +8,7 @@
  * agent-plugin.test.ts is the same path with a LiveKit agent in front of the session.
  */
 import { randomUUID } from 'node:crypto';
-import { Room, RoomEvent } from '@livekit/rtc-node';
+import { Room, RoomEvent, TrackSource } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvatarSession, type PlaybackStateInfo } from '../../../packages/server-sdk/src/index.js';
@@ -51,6 +51,14 @@ function say(session: AvatarSession, speech: Speech): string {
     reqId = session.sendAudio(speech.pcm.slice(at, Math.min(speech.pcm.length, at + step)), end);
   }
   return reqId;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 describe('AvatarPlayer in Chromium, a server-sdk AvatarSession in RTC mode on the real service and LiveKit server', () => {
@@ -194,6 +202,59 @@ describe('AvatarPlayer in Chromium, a server-sdk AvatarSession in RTC mode on th
       expect(after.audioElements).toBe(1);
       expect(after.events.filter((e) => e.startsWith('connected@'))).toHaveLength(2);
       expect(after.events.some((e) => e.startsWith('disconnected@'))).toBe(true);
+    } finally {
+      await agent.disconnect();
+    }
+  });
+
+  it('isConnected follows the connection; startPublishing publishes the microphone, stopPublishing stops it', async () => {
+    const page = viewer.browser.page;
+    type Api = {
+      rtc: {
+        isConnected(): boolean;
+        startMicrophone(): Promise<void>;
+        stopMicrophone(): Promise<void>;
+        isConnectedThroughLife(c: unknown): Promise<boolean[]>;
+      };
+    };
+    expect(await page.evaluate(() => (window as never as Api).rtc.isConnected())).toBe(true);
+    const probe = new AccessToken(lk.apiKey, lk.apiSecret, { identity: `probe-${randomUUID().slice(0, 8)}` });
+    probe.addGrant({ room: roomName, roomJoin: true, canSubscribe: true });
+    const life = await page.evaluate((c) => (window as never as Api).rtc.isConnectedThroughLife(c), {
+      url: lk.url,
+      token: await probe.toJwt(),
+      roomName,
+    });
+    expect(life, 'isConnected before connect, connected, after disconnect').toEqual([false, true, false]);
+
+    const agent = new Room();
+    const at = new AccessToken(lk.apiKey, lk.apiSecret, { identity: 'agent-microphone' });
+    at.kind = 'agent';
+    at.addGrant({ room: roomName, roomJoin: true, canSubscribe: true });
+    await agent.connect(lk.url, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+    try {
+      // Resolves with the source of the viewer's next track the agent subscribes to.
+      const viewerSubscribed = new Promise<unknown>((resolve) =>
+        agent.on(RoomEvent.TrackSubscribed, (_track, publication, participant) => {
+          if (participant.identity === viewerIdentity) resolve(publication.source);
+        }),
+      );
+      // livekit-client stops the microphone by muting its publication (the track stays published).
+      const viewerMuted = new Promise<unknown>((resolve) =>
+        agent.on(RoomEvent.TrackMuted, (publication, participant) => {
+          if (participant.identity === viewerIdentity) resolve(publication.source);
+        }),
+      );
+      await page.evaluate(() => (window as never as Api).rtc.startMicrophone());
+      expect(await withTimeout(viewerSubscribed, 30_000, 'the agent never got the microphone')).toBe(
+        TrackSource.SOURCE_MICROPHONE,
+      );
+      await page.evaluate(() => (window as never as Api).rtc.stopMicrophone());
+      expect(await withTimeout(viewerMuted, 30_000, 'the microphone was never stopped')).toBe(
+        TrackSource.SOURCE_MICROPHONE,
+      );
+      // The user's own audio is never played back on the page.
+      expect((await viewer.read()).audioElements).toBe(1);
     } finally {
       await agent.disconnect();
     }

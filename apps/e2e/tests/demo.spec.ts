@@ -55,7 +55,8 @@ test.afterEach(async ({}, info) => {
 
 async function openDemo(query = '') {
   await page.goto(`${stack.url}${query}`);
-  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 90_000 });
+  // The first frame on software GL: 12–53 s on a quiet 2-core machine, past 90 s on a loaded one.
+  await page.waitForFunction(() => window.__demo?.firstRendering === true, null, { timeout: 180_000 });
 }
 
 /** Opens the demo unless it is open, and switches to `mode`. */
@@ -100,7 +101,8 @@ async function serveToken(token: string) {
 test('SDK mode: a sample plays with moving lips; states in order; the mouth closes after', async () => {
   // The first test also pays for the page's first load (asset download, shader compile on
   // software GL): 40 s on a quiet machine, over 100 s on a loaded one.
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
+  const t0 = Date.now();
   await openDemo('?mode=sdk&capture=1');
   expect(await readState(page)).toMatchObject({
     mode: 'sdk',
@@ -108,12 +110,30 @@ test('SDK mode: a sample plays with moving lips; states in order; the mouth clos
     conversation: 'idle',
   });
   await expect(page.getByTestId('progress-bar')).toHaveAttribute('style', /width: 100%/);
-  const closed = await captureMouth(page, { minJaw: 0, whilePlaying: false, timeoutMs: 10_000 });
-  expect(closed, 'the mouth read from the canvas at rest').toBeDefined();
+
+  // The pixel check compares like with like: the mouth held shut and held wide open the same way
+  // (hook.holdMouth, head and eyes neutral in both), so it measures the mouth, not the jaw some
+  // syllable happened to reach in the frame software GL rendered. Its noise floor is a second
+  // shut render (idle breathing keeps moving the region a little).
+  console.log(`[e2e] page ready after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const held = await heldMouthDiff();
+  console.log(`[e2e] held mouth read after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const pixelFloor = Math.max(3, 3 * held.noise);
+  const pixelMargin = held.open / pixelFloor;
+  console.log(
+    `[e2e] margin: mouth held open vs shut ${held.open.toFixed(2)} (jaw ${held.jaw.toFixed(2)}) against > ${pixelFloor.toFixed(2)} (shut vs shut ${held.noise.toFixed(2)}): ×${pixelMargin.toFixed(1)}`,
+  );
+  test.info().annotations.push({
+    type: 'mouth region difference (mean abs, 0..255)',
+    description: `held open ${held.open.toFixed(2)} (jaw ${held.jaw.toFixed(2)}) vs shut; shut vs shut ${held.noise.toFixed(2)}; ×${pixelMargin.toFixed(1)} over the bound`,
+  });
+  expect(held.jaw, 'the held pose reached the avatar').toBeGreaterThan(0.5);
+  expect(held.open, 'mouth region differs between held open and held shut').toBeGreaterThan(pixelFloor);
   await page.evaluate(() => window.__demo.resetPeak());
 
-  // The mouth is read in a rendered frame whose jaw is open; software GL on a busy machine can
-  // render so few frames that a sentence passes without one, so it may be spoken up to 5 times.
+  // Speech: asserted on the data the render came from — the jaw influence applied in a rendered
+  // frame while the sample played. Software GL on a busy machine can render so few frames that a
+  // sentence passes without an open one, so it may be spoken up to 5 times.
   let speaking: Awaited<ReturnType<typeof captureMouth>>;
   let sentences = 0;
   for (; sentences < 5 && !speaking; sentences++) {
@@ -127,7 +147,7 @@ test('SDK mode: a sample plays with moving lips; states in order; the mouth clos
   }
   expect(
     speaking,
-    `the mouth read while open (peak jaw ${(await readState(page)).peakJaw.toFixed(2)})`,
+    `a frame rendered with the jaw open while speaking (peak jaw ${(await readState(page)).peakJaw.toFixed(2)})`,
   ).toBeDefined();
   const state = await readState(page);
   const order = [
@@ -142,28 +162,44 @@ test('SDK mode: a sample plays with moving lips; states in order; the mouth clos
   // Audio reached the output (after the volume) and the jaw followed it.
   expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
   expect(state.peakJaw, 'peak jawOpen while playing').toBeGreaterThan(0.1);
-  const moving = await mouthDiff(page, closed!.png, speaking!.png);
-  const jawAtShot = speaking!.jaw.toFixed(2);
   test
     .info()
     .annotations.push({ type: 'sentences until the mouth was read open', description: `${sentences}` });
-  console.log(`[e2e] mouth read open after ${sentences} sentence(s), jaw ${jawAtShot}`);
-  expect(moving, `mouth region differs while speaking (jaw ${jawAtShot})`).toBeGreaterThan(5);
+  console.log(
+    `[e2e] mouth read open after ${sentences} sentence(s), jaw ${speaking!.jaw.toFixed(2)} (margin ×${(speaking!.jaw / 0.2).toFixed(1)} over 0.2); peak jaw ${state.peakJaw.toFixed(2)} (×${(state.peakJaw / 0.1).toFixed(1)} over 0.1)`,
+  );
 
   // After the transition back to idle (40 frames), the mouth is closed again.
   await page.waitForTimeout(2000);
   const after = await readState(page);
   expect(after.jawOpen).toBeLessThan(0.03);
-  const rest = await captureMouth(page, { minJaw: 0, whilePlaying: false, timeoutMs: 10_000 });
-  const restDiff = await mouthDiff(page, closed!.png, rest!.png);
-  // Idle motion (breathing, head sway) keeps moving the region a little, so "closed" is read from
-  // the applied jaw influence; the pixel difference at rest is reported for reference.
-  test.info().annotations.push({
-    type: 'mouth region difference (mean abs, 0..255)',
-    description: `speaking ${moving.toFixed(2)} (jaw ${jawAtShot}); at rest ${restDiff.toFixed(2)}`,
-  });
   await expect(page.getByTestId('latency')).toBeVisible();
 });
+
+/**
+ * The mouth region held shut, held shut again and held wide open (the demo's `holdMouth`), read
+ * from the canvas once the applied jaw reached each pose; then the controller drives it again.
+ */
+async function heldMouthDiff(): Promise<{ open: number; noise: number; jaw: number }> {
+  const hold = (open: number) => page.evaluate((o) => window.__demo.holdMouth(o), open);
+  try {
+    expect(await hold(0)).toBe(true);
+    const shut = await captureMouth(page, { maxJaw: 0.02, whilePlaying: false, timeoutMs: 20_000 });
+    await page.waitForTimeout(500);
+    const shutAgain = await captureMouth(page, { maxJaw: 0.02, whilePlaying: false, timeoutMs: 20_000 });
+    await hold(1);
+    const open = await captureMouth(page, { minJaw: 0.5, whilePlaying: false, timeoutMs: 20_000 });
+    expect(shut && shutAgain, 'the mouth read from the canvas held shut').toBeTruthy();
+    expect(open, 'the mouth read from the canvas held open').toBeDefined();
+    return {
+      open: await mouthDiff(page, shut!.png, open!.png),
+      noise: await mouthDiff(page, shut!.png, shutAgain!.png),
+      jaw: open!.jaw,
+    };
+  } finally {
+    await page.evaluate(() => window.__demo.holdMouth(undefined));
+  }
+}
 
 /**
  * Runs in the page: clicks `testid`, then waits (polling every 10 ms) until `until` holds.

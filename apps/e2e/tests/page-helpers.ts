@@ -68,7 +68,7 @@ export async function sampleStates(page: Page, count: number, intervalMs: number
 /**
  * In the page (opened with `?capture=1`, which keeps the avatar canvas's last frame readable):
  * optionally clicks `click`, then at each animation frame checks the jaw influence applied to the
- * avatar, and the first time it is at least `minJaw` (while playing, when `whilePlaying`) copies
+ * avatar, and the first time it is within `minJaw`..`maxJaw` (default 0..1; while playing, when `whilePlaying`) copies
  * the mouth region out of the canvas as a PNG: x 36–64 %, y 44–62 % of the stage, where the
  * avatar's framing (its manifest) puts the mouth, a little below the middle.
  * Reading the canvas takes one frame, where a screenshot takes long enough (hundreds of ms on
@@ -77,10 +77,10 @@ export async function sampleStates(page: Page, count: number, intervalMs: number
  */
 export async function captureMouth(
   page: Page,
-  options: { minJaw: number; whilePlaying: boolean; click?: string; timeoutMs: number },
+  options: { minJaw?: number; maxJaw?: number; whilePlaying: boolean; click?: string; timeoutMs: number },
 ): Promise<{ png: Buffer; jaw: number } | undefined> {
   await page.getByTestId('avatar').scrollIntoViewIfNeeded();
-  const result = await page.evaluate(async ({ minJaw, whilePlaying, click, timeoutMs }) => {
+  const result = await page.evaluate(async ({ minJaw = 0, maxJaw = 1, whilePlaying, click, timeoutMs }) => {
     const d = window.__demo;
     const stage = document.querySelector('[data-testid=avatar]') as HTMLElement;
     const canvas = stage.querySelector('canvas') as HTMLCanvasElement;
@@ -94,7 +94,8 @@ export async function captureMouth(
         started ||= playing;
         if (performance.now() - t0 > timeoutMs || (whilePlaying && started && !playing))
           return resolve(undefined);
-        if (d.jawOpen >= minJaw && (!whilePlaying || playing)) return resolve(d.jawOpen);
+        if (d.jawOpen >= minJaw && d.jawOpen <= maxJaw && (!whilePlaying || playing))
+          return resolve(d.jawOpen);
         requestAnimationFrame(check);
       };
       requestAnimationFrame(check);

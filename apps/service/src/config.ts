@@ -206,6 +206,8 @@ export async function resolveConfig(
   setLimit('maxPendingWhileOpeningBytes', 'AVATAR_DRIVE_MAX_PENDING_WHILE_OPENING_BYTES');
   setLimit('headersTimeoutMs', 'AVATAR_DRIVE_HEADERS_TIMEOUT_SECONDS', 1000);
   setLimit('requestTimeoutMs', 'AVATAR_DRIVE_REQUEST_TIMEOUT_SECONDS', 1000);
+  setLimit('uploadProgressWindowMs', 'AVATAR_DRIVE_UPLOAD_PROGRESS_WINDOW_SECONDS', 1000);
+  setLimit('uploadMinBytesPerSecond', 'AVATAR_DRIVE_UPLOAD_MIN_BYTES_PER_SECOND');
   setLimit('keepAliveTimeoutMs', 'AVATAR_DRIVE_KEEP_ALIVE_TIMEOUT_SECONDS', 1000);
   setLimit('connectionIdleTimeoutMs', 'AVATAR_DRIVE_CONNECTION_IDLE_TIMEOUT_SECONDS', 1000);
   setLimit('maxConnectionsPerAddress', 'AVATAR_DRIVE_MAX_CONNECTIONS_PER_ADDRESS');

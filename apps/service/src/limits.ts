@@ -29,6 +29,14 @@ export interface ServiceLimits {
   headersTimeoutMs: number;
   /** Close a connection whose request (headers and body) has not all arrived after this long. */
   requestTimeoutMs: number;
+  /**
+   * Avatar uploads instead of {@link requestTimeoutMs}: a progress-based timeout. Each window of
+   * this length must bring at least {@link uploadMinBytesPerSecond} × the window of body, so an
+   * honest slow upload of any size finishes while a stalled or trickling one is ended.
+   */
+  uploadProgressWindowMs: number;
+  /** The slowest upload rate kept going (see {@link uploadProgressWindowMs}). */
+  uploadMinBytesPerSecond: number;
   /** Close a keep-alive connection idle between requests after this long. */
   keepAliveTimeoutMs: number;
   /** Close a connection (not yet a session) that sends and receives nothing for this long. */
@@ -53,6 +61,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   maxPendingWhileOpeningBytes: 512 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  uploadProgressWindowMs: 10_000,
+  uploadMinBytesPerSecond: 4096,
   keepAliveTimeoutMs: 5_000,
   connectionIdleTimeoutMs: 30_000,
   maxConnectionsPerAddress: 256,

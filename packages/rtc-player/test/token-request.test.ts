@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildTokenServer } from '@avatar-drive/token-server';
+import { buildTokenServer, referenceParticipant } from '@avatar-drive/token-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchRtcToken } from '../src/token-request.js';
 
@@ -27,6 +27,8 @@ async function tokenServer(withCredentials: boolean): Promise<string> {
   const app = await buildTokenServer({
     logLevel: false,
     rateLimit: false,
+    // The caller names its identity here: fetchRtcToken's mapping is under test, not the policy.
+    participant: referenceParticipant(),
     ...(withCredentials && {
       livekit: LIVEKIT,
       livekitApi: () => ({ createRoom: async () => undefined, dispatchAgent: async () => undefined }),

@@ -115,6 +115,42 @@ describe('Host mode against the real service', () => {
     expect(states.at(-1)!.playedMs).toBeGreaterThanOrEqual(990);
   });
 
+  it('a sample-rate mismatch raises no error: 48 kHz audio on a 16 kHz session is read at 16 kHz (three times as long)', async () => {
+    // The spec: audio at a rate other than the configured one plays distorted or silent, and no
+    // error is raised. The service cannot tell the rates apart; it reads the samples at the
+    // configured rate, so 1 s recorded at 48 kHz becomes 3 s of (slowed) speech and animation.
+    const relayed: Uint8Array[] = [];
+    const errors: AvatarError[] = [];
+    const states: PlaybackStateInfo[] = [];
+    const s = session({
+      onAudio: (m) => {
+        relayed.push(m);
+      },
+      onFrames: (m) => {
+        relayed.push(m);
+      },
+      onPlaybackState: (state) => {
+        states.push(state);
+      },
+      onError: (error) => {
+        errors.push(error);
+      },
+    });
+    await s.start();
+    const recordedAt48k = speech(1000, 48000);
+    const reqId = sendUtterance(s, recordedAt48k);
+    await until(() => decodeRelay(relayed).get(reqId)?.animationLast === true);
+    await until(() => states.some((x) => x.state === 'ended'), 10_000);
+    expect(s.state).toBe('connected');
+    await s.close();
+    const conv = decodeRelay(relayed).get(reqId)!;
+    expect(errors).toEqual([]);
+    expect([...conv.sampleRates]).toEqual([16000]);
+    expect(conv.audio).toEqual(recordedAt48k);
+    expect(conv.frames).toHaveLength(75); // 48,000 samples at 16 kHz = 3 s at 25 fps
+    expect(states.map((x) => x.state)).toEqual(['playing', 'ended']);
+  });
+
   it('resamples when asked: 11025 Hz input is sent (and relayed) at 16000 Hz', async () => {
     const relayed: Uint8Array[] = [];
     const s = session({

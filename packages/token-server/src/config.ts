@@ -1,6 +1,6 @@
 /** The bin's configuration: flags win over environment variables. */
 import { parseArgs } from 'node:util';
-import { DEFAULT_RESERVED_IDENTITIES } from './participant.js';
+import { DEFAULT_RESERVED_IDENTITIES, DEFAULT_ROOM, referenceParticipant } from './participant.js';
 import type { BuildTokenServerOptions } from './server.js';
 
 export const USAGE = `avatar-drive-token-server [options]
@@ -14,6 +14,9 @@ export const USAGE = `avatar-drive-token-server [options]
   --agent NAME             LIVEKIT_AGENT_NAME: agent dispatched into the room (default: none)
   --reserved-identities L  RESERVED_IDENTITIES: identities never issued, comma-separated, x* = prefix
                            (default ${DEFAULT_RESERVED_IDENTITIES.join(',')}: the avatar's and agents')
+  --trust-body-identity    TRUST_BODY_IDENTITY=1: issue the identity the caller names (the spec's
+                           reference behaviour, unauthenticated demos only); default: every
+                           identity is generated and a body naming one is refused (403)
   --log-level LEVEL        LOG_LEVEL (default info)
   --version                prints the version
 
@@ -50,6 +53,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
       room: { type: 'string' },
       agent: { type: 'string' },
       'reserved-identities': { type: 'string' },
+      'trust-body-identity': { type: 'boolean' },
       'log-level': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -70,6 +74,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
+  const trustBodyIdentity = values['trust-body-identity'] === true || env.TRUST_BODY_IDENTITY === '1';
   return {
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: int('--port', values.port ?? env.PORT, 8790),
@@ -103,6 +108,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
             },
       rateLimit: max === 0 ? false : { max, timeWindowMs: windowSeconds * 1000 },
       ...(reservedIdentities && { reservedIdentities }),
+      ...(trustBodyIdentity && { participant: referenceParticipant(room || DEFAULT_ROOM) }),
     },
   };
 }

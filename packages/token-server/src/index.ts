@@ -10,6 +10,7 @@ export {
   DEFAULT_RESERVED_IDENTITIES,
   DEFAULT_ROOM,
   defaultIdentity,
+  generatedParticipant,
   isReservedIdentity,
   type Participant,
   type ParticipantHook,

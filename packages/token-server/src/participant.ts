@@ -52,7 +52,29 @@ export function defaultIdentity(): string {
 }
 
 /**
- * The reference behaviour (for demos without users): the room the body names or `defaultRoom`,
+ * The default when the mounting app gives no `participant` hook: the room the body names or
+ * `defaultRoom`, and always a generated `browser-<8 hex>` identity. A body that names an identity
+ * is refused (403): without a hook nothing ties a name to the caller, and a named identity would
+ * let any caller take — and evict — another participant's place in the room. Give a
+ * `participant` hook that reads your own authentication to issue your users' identities, or
+ * {@link referenceParticipant} for an unauthenticated demo that lets callers choose.
+ */
+export function generatedParticipant(defaultRoom = DEFAULT_ROOM): ParticipantHook {
+  return (request) => {
+    const body = request.body ?? {};
+    if ((body.identity?.trim() ?? '') !== '') {
+      throw new ParticipantRefused(
+        403,
+        'This token server binds identities to its own authentication and names one for you: send no identity. (Its operator can configure a participant hook that reads your session, or --trust-body-identity for an unauthenticated demo.)',
+      );
+    }
+    return { room: body.room ?? defaultRoom, identity: defaultIdentity() };
+  };
+}
+
+/**
+ * The spec's reference behaviour, for unauthenticated demos only (any caller may name any
+ * identity that is not reserved): the room the body names or `defaultRoom`,
  * the trimmed identity the body names or a generated `browser-<8 hex>`. Reserved identities are
  * refused after any hook, this one included.
  */

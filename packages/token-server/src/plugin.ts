@@ -23,8 +23,8 @@ import {
   checkParticipant,
   DEFAULT_RESERVED_IDENTITIES,
   DEFAULT_ROOM,
+  generatedParticipant,
   type ParticipantHook,
-  referenceParticipant,
   type TokenRequestBody,
 } from './participant.js';
 
@@ -81,8 +81,10 @@ export interface TokenServerOptions {
   livekitApi?: (settings: LiveKitSettings) => LiveKitServerApi;
   /**
    * Decides the room and identity of each POST /token request, from the request (your session,
-   * your user). Default: {@link referenceParticipant} — the body's room and identity, a generated
-   * `browser-<8 hex>` identity when none is given — which suits unauthenticated demos only.
+   * your user). Default: {@link generatedParticipant} — the body's room and a generated
+   * `browser-<8 hex>` identity; a body naming an identity is refused (403), since nothing binds
+   * it to the caller. {@link referenceParticipant} (the body's identity, for unauthenticated
+   * demos) must be chosen explicitly.
    */
   participant?: ParticipantHook;
   /**
@@ -208,7 +210,7 @@ export const tokenServerPlugin: FastifyPluginAsync<TokenServerOptions> = async (
   const livekit = completeLiveKit(options.livekit);
   const avatarDrive = completeAvatarDrive(options.avatarDrive);
   const api = livekit ? (options.livekitApi ?? livekitServerApi)(livekit) : undefined;
-  const decide = options.participant ?? referenceParticipant(livekit?.defaultRoom ?? DEFAULT_ROOM);
+  const decide = options.participant ?? generatedParticipant(livekit?.defaultRoom ?? DEFAULT_ROOM);
   const reserved = options.reservedIdentities ?? DEFAULT_RESERVED_IDENTITIES;
 
   if (options.cors) {

@@ -6,6 +6,8 @@ import {
   buildTokenServer,
   DEFAULT_ROOM,
   livekitServerApi,
+  ParticipantRefused,
+  referenceParticipant,
   type TokenServerOptions,
   tokenServerPlugin,
 } from '../src/index.js';
@@ -43,7 +45,7 @@ describe.skipIf(!livekit)('POST /token against the real LiveKit server', () => {
   it('issues a 1 h token with the grants, creates the room and dispatches the agent', async () => {
     const room = uniqueRoom();
     const agentName = `agent-${room}`;
-    const app = await server({ livekit: { ...lk, agentName } });
+    const app = await server({ livekit: { ...lk, agentName }, participant: referenceParticipant() });
     const response = await app.inject({
       method: 'POST',
       url: '/token',
@@ -74,6 +76,39 @@ describe.skipIf(!livekit)('POST /token against the real LiveKit server', () => {
     // The room already exists the second time: still 200.
     const again = await app.inject({ method: 'POST', url: '/token', payload: { room } });
     expect(again.statusCode).toBe(200);
+  });
+
+  it('F5: by default a body naming an identity is refused (403) and nothing is issued; a participant hook binds it to the caller', async () => {
+    const room = uniqueRoom();
+    const app = await server({ livekit: lk });
+    for (const identity of ['customer-alice', '  bob ']) {
+      const refused = await app.inject({ method: 'POST', url: '/token', payload: { room, identity } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ error: expect.stringMatching(/send no identity/) });
+      expect(refused.body).not.toContain('token":');
+    }
+    // The caller's own authentication (here a header standing in for the app's session) decides;
+    // the identity the body names is not even read.
+    const bound = await server({
+      livekit: lk,
+      participant: (request) => {
+        const user = request.headers['x-user'];
+        if (typeof user !== 'string') throw new ParticipantRefused(401, 'Sign in first.');
+        return { room, identity: `user-${user}` };
+      },
+    });
+    const asBob = await bound.inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'x-user': 'bob' },
+      payload: { identity: 'customer-alice' },
+    });
+    expect(asBob.statusCode).toBe(200);
+    const claims = await new TokenVerifier(lk.apiKey, lk.apiSecret).verify(
+      (asBob.json() as { token: string }).token,
+    );
+    expect(claims.sub).toBe('user-bob');
+    expect((await bound.inject({ method: 'POST', url: '/token', payload: {} })).statusCode).toBe(401);
   });
 
   it('defaults: the configured room, browser-<8 hex> for an absent or blank identity, no dispatch without an agent', async () => {

@@ -233,6 +233,38 @@ const api = {
     }
   },
 
+  /** Whether the player is connected (its `isConnected`). */
+  isConnected(): boolean {
+    return player?.isConnected ?? false;
+  },
+
+  /** Starts the user's microphone through the player (Chromium's fake capture device). */
+  async startMicrophone(): Promise<void> {
+    await player!.startPublishing();
+  },
+
+  async stopMicrophone(): Promise<void> {
+    await player!.stopPublishing();
+  },
+
+  /**
+   * A second player (on its own provider; the view is only its frame-source hook) read through
+   * its life: `isConnected` before connect, once connected, and after disconnect.
+   */
+  async isConnectedThroughLife(config: { url: string; token: string; roomName: string }): Promise<boolean[]> {
+    const other = new AvatarPlayer(new LiveKitProvider(), { setFrameSource: () => undefined } as never);
+    try {
+      const seen = [other.isConnected];
+      await other.connect(config);
+      seen.push(other.isConnected);
+      await other.disconnect();
+      seen.push(other.isConnected);
+      return seen;
+    } finally {
+      await other.dispose();
+    }
+  },
+
   /** Publishes a 440 Hz tone as the user's audio through the player (publishAudio). */
   async publishTone(): Promise<void> {
     audioContext ??= new AudioContext();

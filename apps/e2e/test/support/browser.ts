@@ -11,7 +11,13 @@ import type { Page } from 'playwright-core';
 
 // The LiveKit server offers loopback ICE candidates only (scripts/livekit.sh); Chromium skips
 // the loopback interface unless told otherwise.
-const EXTRA_ARGS = ['--allow-loopback-in-peer-connection'];
+// Fake capture device and an auto-accepted permission prompt: the RTC page's microphone
+// (AvatarPlayer.startPublishing) is Chromium's generated beep.
+const EXTRA_ARGS = [
+  '--allow-loopback-in-peer-connection',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+];
 
 const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>loading</title>
 <style>body{margin:0;background:#20242c} #view{width:240px;height:240px}</style></head>

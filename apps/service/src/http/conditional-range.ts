@@ -34,9 +34,9 @@ export function requestedRange(
   if (!range) return undefined;
   // If-Range needs a strong match; a date there cannot be compared with an ETag-only resource.
   if (ifRange !== undefined && ifRange.trim() !== etag) return undefined;
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(range);
-  if (!match) return undefined;
-  const [, first, last] = match;
+  const parsed = bytesRangeSpec(range);
+  if (!parsed) return undefined;
+  const { first, last } = parsed;
   if (first === '' && last === '') return undefined;
   if (first === '') {
     // The last N bytes.
@@ -50,3 +50,41 @@ export function requestedRange(
   if (end < start) return undefined;
   return { start, end };
 }
+
+/**
+ * `bytes = first - last` (optional whitespace around each part, either number may be empty) read
+ * in one forward scan; `undefined` for anything else. The header is the client's, before any
+ * authentication, so no backtracking pattern runs on it (`\s*(\d*)\s*` is quadratic on
+ * `bytes=` + thousands of spaces + `x`).
+ */
+export function bytesRangeSpec(value: string): { first: string; last: string } | undefined {
+  const n = value.length;
+  let i = 0;
+  const skipSpace = () => {
+    while (i < n && isSpace(value.charCodeAt(i))) i++;
+  };
+  const digits = () => {
+    const from = i;
+    while (i < n && isDigit(value.charCodeAt(i))) i++;
+    return value.slice(from, i);
+  };
+  skipSpace();
+  if (value.slice(i, i + 5).toLowerCase() !== 'bytes') return undefined;
+  i += 5;
+  skipSpace();
+  if (value.charCodeAt(i) !== 0x3d /* = */) return undefined;
+  i++;
+  skipSpace();
+  const first = digits();
+  skipSpace();
+  if (value.charCodeAt(i) !== 0x2d /* - */) return undefined;
+  i++;
+  skipSpace();
+  const last = digits();
+  skipSpace();
+  return i === n ? { first, last } : undefined;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+/** What `\s` matched in the pattern this replaces, for the characters a header can carry. */
+const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;

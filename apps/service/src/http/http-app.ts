@@ -21,7 +21,8 @@ export interface HttpAppDeps extends ConsoleRouteDeps, AvatarRouteDeps, HealthRo
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
-  // Fastify's own default (requestTimeout 0) would switch off Node's header timeout too.
+  // Node's header timeout is passed explicitly (Fastify's default would switch it off); the
+  // request timeout is the ConnectionGuard's, per request (uploads are timed by their progress).
   const timeouts = httpServerTimeouts(deps.limits);
   // With `https`, fastify's types name a different server type; the routes do not care.
   const app = Fastify({

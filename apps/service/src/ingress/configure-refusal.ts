@@ -1,10 +1,12 @@
 /**
  * What this server refuses in a ClientConfigureSession before anything is opened: audio it cannot
- * decode, sample rates outside the contract and oversized extra_params (`audio/session-audio.ts` knows the formats). (The egress type is checked when the output is
- * chosen, `session-output.ts`.)
+ * decode, sample rates outside the contract (`audio/session-audio.ts` knows the formats), oversized
+ * extra_params and an egress type nobody defined. (Whether this server runs the egress asked for is
+ * checked when the output is chosen, `session-output.ts`.)
  */
-import type { AvatarErrorCode, wire } from '@avatar-drive/core';
+import { AvatarError, type AvatarErrorCode, type wire } from '@avatar-drive/core';
 import { audioFormatRefusal } from '../audio/session-audio.js';
+import { egressKindOf } from '../egress/registry.js';
 import { extraParamsRefusal } from './extra-params.js';
 
 /** The rate of a ClientConfigureSession without sample_rate (the audio contract's default). */
@@ -20,6 +22,14 @@ export function configureDefaults(config: wire.ClientConfigureSession): wire.Cli
 export function configureRefusal(
   config: wire.ClientConfigureSession,
 ): { code: AvatarErrorCode; message: string } | undefined {
+  // An unknown egress_type is the client's mistake (4008), refused as data here: everything
+  // after this reads the type as known, so nothing later throws on it as an internal error.
+  try {
+    egressKindOf(config.egressType);
+  } catch (error) {
+    if (error instanceof AvatarError) return { code: error.code, message: error.message };
+    throw error;
+  }
   // The audio format decides which sample rates are valid (PCM: the contract's 7; Opus: its 5).
   return audioFormatRefusal(config) ?? extraParamsRefusal(config.extraParams);
 }

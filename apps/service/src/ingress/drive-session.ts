@@ -257,6 +257,9 @@ export class DriveSession implements OutputHost {
         );
       return;
     }
+    // Every message is charged, before any work on it: a flood of tiny ones is slowed (its socket
+    // stops being read) like a flood of audio.
+    this.#intake.admitMessage();
     if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
       const audio = readAudioInput(data, this.#reqIdCache);
       if (audio) {

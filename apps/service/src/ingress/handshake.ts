@@ -49,10 +49,41 @@ export function handshakeProblem(req: IncomingMessage): HandshakeProblem | undef
     };
   }
   const protocols = req.headers['sec-websocket-protocol'];
-  if (protocols !== undefined && !PROTOCOL_LIST.test(protocols.trim())) {
-    return { status: 400, detail: 'Sec-WebSocket-Protocol is not a comma-separated list of tokens.' };
+  if (protocols !== undefined) {
+    if (!PROTOCOL_LIST.test(protocols.trim())) {
+      return { status: 400, detail: 'Sec-WebSocket-Protocol is not a comma-separated list of tokens.' };
+    }
+    // ws refuses a repeated subprotocol after the upgrade began (the token already spent): refuse
+    // it here, before anything is taken. Repeated headers arrive joined with ", ".
+    const seen = new Set<string>();
+    for (const name of protocols.split(',')) {
+      const token = name.trim();
+      if (seen.has(token)) {
+        return {
+          status: 400,
+          detail: `Sec-WebSocket-Protocol names "${token.slice(0, 32)}" twice; name each subprotocol once.`,
+        };
+      }
+      seen.add(token);
+    }
   }
   return undefined;
+}
+
+/**
+ * `pathname` without its trailing slashes, in one backward scan: the request target is the
+ * client's, so no pattern that can backtrack (`/\/+$/` is quadratic on `/v2` + thousands of `/`
+ * + `x`) runs on it before authentication.
+ */
+export function withoutTrailingSlashes(pathname: string): string {
+  let end = pathname.length;
+  while (end > 0 && pathname.charCodeAt(end - 1) === 0x2f) end--;
+  return end === pathname.length ? pathname : pathname.slice(0, end);
+}
+
+/** A client's path as quoted back in a refusal: at most 64 characters, so it cannot grow the reply. */
+export function shownPath(path: string): string {
+  return path.length <= 64 ? path : `${path.slice(0, 64)}… (${path.length} characters)`;
 }
 
 /** True when the client can no longer take an upgrade response (closed, or half-closed by it). */

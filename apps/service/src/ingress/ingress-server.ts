@@ -40,7 +40,7 @@ import { type SharedStore, StoreUnavailableError } from '../store/shared-store.j
 import type { SessionTokens } from '../tokens.js';
 import type { Refusal } from './admission-policy.js';
 import { DriveSession } from './drive-session.js';
-import { handshakeProblem, socketGone } from './handshake.js';
+import { handshakeProblem, shownPath, socketGone, withoutTrailingSlashes } from './handshake.js';
 import type { OverloadGuard } from './overload-guard.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
@@ -157,9 +157,13 @@ export class IngressServer {
       reject(socket, status, code, detail);
     };
     const url = new URL(req.url ?? '/', 'http://ingress');
-    const path = url.pathname.replace(/\/+$/, '');
+    const path = withoutTrailingSlashes(url.pathname);
     if (!INGRESS_PATHS.includes(path)) {
-      refuse(404, 'invalidRequest', `No WebSocket endpoint at ${path}. Connect to /v2/driveningress.`);
+      refuse(
+        404,
+        'invalidRequest',
+        `No WebSocket endpoint at ${shownPath(path)}. Connect to /v2/driveningress.`,
+      );
       return;
     }
     const problem = handshakeProblem(req);

@@ -8,7 +8,16 @@
  * reaches the client) until the bucket has refilled, so the client is slowed to the cap and
  * every byte it sent is still processed in order. Over any interval T the session gets at most
  * `factor × (window + T)` of audio in.
+ *
+ * Every message also costs a little of the same budget ({@link MESSAGE_COST_MS}), whatever it
+ * carries: a flood of empty or one-sample audio frames, or of control messages each answered
+ * with an error, is slowed the same way instead of taking a core (and, through the overload
+ * guard, everyone else's new sessions). A steady client (50 chunks a second) spends 0.25 s of
+ * its 4 s per second on it.
  */
+
+/** What one message costs, in ms of the audio budget, besides the audio it carries. */
+export const MESSAGE_COST_MS = 5;
 
 /** The part of a socket the limiter drives. */
 export interface PausableSocket {
@@ -59,9 +68,20 @@ export class IntakeLimiter {
 
   /** Counts `samples` of audio at `sampleRate` taken in; pauses the socket when over the cap. */
   admit(samples: number, sampleRate: number): void {
-    if (this.#factor <= 0 || samples === 0 || sampleRate <= 0) return;
+    if (samples === 0 || sampleRate <= 0) return;
+    this.charge((samples * 1000) / sampleRate);
+  }
+
+  /** Counts one message taken in (any kind; see {@link MESSAGE_COST_MS}). */
+  admitMessage(): void {
+    this.charge(MESSAGE_COST_MS);
+  }
+
+  /** Spends `ms` of the budget; pauses the socket when over the cap. No allocation. */
+  charge(ms: number): void {
+    if (this.#factor <= 0) return;
     this.#refill();
-    this.#budgetMs -= (samples * 1000) / sampleRate;
+    this.#budgetMs -= ms;
     if (this.#budgetMs >= 0) return;
     // (Another holder of the socket may have resumed it meanwhile: pause again.)
     if (!this.#socket.isPaused()) {

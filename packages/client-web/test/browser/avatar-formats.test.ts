@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +24,9 @@ type PageWindow = any;
 const SAMPLES = fileURLToPath(new URL('../../../avatars/samples/', import.meta.url));
 const FILES = { vrm1: 'mika-vrm1.vrm', vrm0: 'mika-vrm0.vrm', rpm: 'juno-rpm.glb' } as const;
 type Sample = keyof typeof FILES;
-/** The id each sample is served under: its upload's id, or its avatars-directory name. */
-const AVATARS: Record<Sample, string> = { vrm1: 'mika-vrm1', vrm0: 'mika-vrm0', rpm: 'juno-rpm' };
-/** The coverage the service reported for each upload (when it took uploads). */
+/** The id each sample is served under: the id its upload returned. */
+const AVATARS: Record<Sample, string> = { vrm1: '', vrm0: '', rpm: '' };
+/** The coverage the service reported for each upload. */
 const uploaded: Partial<Record<Sample, AvatarCoverage>> = {};
 
 let server: PageServer;
@@ -70,39 +70,24 @@ beforeAll(async () => {
   server = await startPageServer();
   chrome = await launchChromium();
   workDir = await mkdtemp(join(tmpdir(), 'client-web-formats-'));
-  // The samples as an avatars directory too (`<id>.glb`: a VRM is a GLB container), for a service
-  // without uploads; with uploads, the test uses the uploaded ones.
-  await mkdir(join(workDir, 'avatars'));
-  for (const [sample, file] of Object.entries(FILES))
-    await writeFile(
-      join(workDir, 'avatars', `${AVATARS[sample as Sample]}.glb`),
-      await readFile(join(SAMPLES, file)),
-    );
-  service = await startService('us-west', [
-    '--dev-credentials',
-    join(workDir, 'dev.json'),
-    '--avatars-dir',
-    join(workDir, 'avatars'),
-  ]);
+  service = await startService('us-west', ['--dev-credentials', join(workDir, 'dev.json')]);
   credentials = JSON.parse(await readFile(join(workDir, 'dev.json'), 'utf8'));
   server.targets.set('us-west', service.consoleUrl);
-  // Uploads go from here (the developer's server side) with the API key; the page only gets ids.
+  // The samples reach the service the way a developer's avatars do: uploaded with the API key
+  // (POST /v1/console/avatars) from here, the developer's server side; the page only gets ids. The route must exist — a 404 fails here rather than letting the
+  // test quietly serve the files some other way.
   for (const [sample, file] of Object.entries(FILES) as [Sample, string][]) {
     const response = await fetch(`${service.consoleUrl}/v1/console/avatars?name=${sample}`, {
       method: 'POST',
       headers: { 'content-type': 'model/gltf-binary', 'x-api-key': credentials.apiKey },
       body: await readFile(join(SAMPLES, file)),
     });
-    if (response.status === 404) break; // a service without POST /v1/console/avatars
-    const body = (await response.json()) as { avatar: { id: string }; coverage: AvatarCoverage };
-    if (response.status !== 201)
-      throw new Error(`uploading ${file}: ${response.status} ${JSON.stringify(body)}`);
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`uploading ${file}: ${response.status} ${text}`);
+    const body = JSON.parse(text) as { avatar: { id: string }; coverage: AvatarCoverage };
     AVATARS[sample] = body.avatar.id;
     uploaded[sample] = body.coverage;
   }
-  console.log(
-    `avatar-formats: samples served ${uploaded.vrm1 ? 'as uploads' : 'from the avatars directory'}`,
-  );
 }, 120_000);
 
 afterAll(async () => {
@@ -188,7 +173,7 @@ describe('avatar formats in AvatarView, served by the service', () => {
       target: { kind: 'bone', bone: 'head', node: 'Head' },
     });
     // The service's report for the upload (from the file's JSON) says the same as what bound here.
-    if (uploaded.vrm1) expect(uploaded.vrm1).toEqual(coverage);
+    expect(uploaded.vrm1).toEqual(coverage);
     // Logged once, at info.
     expect(logs.filter((l) => l.includes(`Avatar ${AVATARS.vrm1} (vrm1)`))).toHaveLength(1);
 
@@ -264,14 +249,12 @@ describe('avatar formats in AvatarView, served by the service', () => {
     expect(coverage.counts.visemes.bound).toBe(0);
     expect(coverage.fallbacks.filter((f) => f.via === 'arkit-mouth')).toHaveLength(15);
     expect(coverage.unmatched).toContain('Wolf3D_Head/mouthOpen');
-    if (uploaded.rpm) {
-      expect(uploaded.rpm).toMatchObject({
-        format: coverage.format,
-        mouth: coverage.mouth,
-        missing: coverage.missing,
-      });
-      expect(uploaded.rpm.counts).toEqual(coverage.counts);
-    }
+    expect(uploaded.rpm).toMatchObject({
+      format: coverage.format,
+      mouth: coverage.mouth,
+      missing: coverage.missing,
+    });
+    expect(uploaded.rpm?.counts).toEqual(coverage.counts);
     expect(result.read.jawOpen).toBeCloseTo(0.8, 5);
     expect(result.read.head).toBeCloseTo(0.8, 5);
     expect(result.read.teeth).toBeCloseTo(0.8, 5);

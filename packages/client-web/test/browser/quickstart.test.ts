@@ -82,7 +82,7 @@ async function quickstartPage(mode: 'sdk' | 'host'): Promise<Page> {
   });
   await page.goto(`${origin}/?mode=${mode}&low`); // software rendering here: the low-end options
   await page.waitForFunction(() => (window as PageWindow).quickstart !== undefined, undefined, {
-    timeout: 20_000,
+    timeout: 60_000,
   });
   await page.evaluate(async () => {
     const { view } = (window as PageWindow).quickstart;
@@ -119,12 +119,14 @@ async function quickstartPage(mode: 'sdk' | 'host'): Promise<Page> {
 async function speakAndMeasure(page: Page, act: () => Promise<unknown>) {
   await page.evaluate(() => Object.assign((window as PageWindow).heard, { peak: 0, mouth: 0, playing: 0 }));
   await act();
-  // Generous bounds: software rendering on a loaded machine slows the page's main thread a lot.
-  await page.waitForFunction(() => (window as PageWindow).heard.playing > 0, undefined, { timeout: 30_000 });
+  // Generous bounds: software rendering on a loaded machine slows the page's main thread a lot
+  // (at a load of 20 on 2 cores, 30 s passed before a sentence started playing). These only
+  // bound a wait; the verdicts are the levels measured once it played.
+  await page.waitForFunction(() => (window as PageWindow).heard.playing > 0, undefined, { timeout: 90_000 });
   await page.waitForFunction(
     () => (window as PageWindow).quickstart.view.controller.conversationState === 'idle',
     undefined,
-    { timeout: 30_000 },
+    { timeout: 90_000 },
   );
   return page.evaluate(() => ({ ...(window as PageWindow).heard }));
 }
@@ -176,7 +178,7 @@ describe('the voice-agent quick start in Chromium', () => {
     expect(stream.peak).toBeGreaterThan(0.05);
     expect(stream.playing).toBeGreaterThan(0);
     await page.close();
-  }, 120_000);
+  }, 360_000);
 
   it('Host mode: the server streams the TTS through feedPcm and relays it to the page', async () => {
     const page = await quickstartPage('host');
@@ -186,5 +188,5 @@ describe('the voice-agent quick start in Chromium', () => {
     expect(heard.peak).toBeGreaterThan(0.05);
     expect(heard.mouth).toBeGreaterThan(0.05);
     await page.close();
-  }, 90_000);
+  }, 240_000);
 });
