@@ -22,7 +22,19 @@ import type { Rect } from './render/page.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const index = JSON.parse(readFileSync(join(dist, 'index.json'), 'utf8')) as AvatarIndex;
-const lamDir = fileURLToPath(new URL('../../../../shared/fixtures/lam/', import.meta.url));
+/**
+ * The project's shared, never-committed test data: `AVATAR_DRIVE_SHARED`, else `../shared` next to
+ * the checkout (or next to the folder of worktrees holding it); the LAM fixtures inside it.
+ */
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const sharedDir = [
+  process.env.AVATAR_DRIVE_SHARED,
+  join(repoRoot, '../shared'),
+  join(repoRoot, '../../shared'),
+].find((dir): dir is string => !!dir && existsSync(dir));
+const lamDir = join(sharedDir ?? join(repoRoot, '../shared'), 'fixtures', 'lam');
+/** A rendered check takes ~1–2 minutes in SwiftShader on a busy machine (each frame reads pixels back). */
+const RENDER_TIMEOUT = 420_000;
 
 /**
  * Visemes at full weight as the engine's pose table writes them (packages/engine/src/mouth-shapes.ts,
@@ -157,33 +169,43 @@ describe('mouth poses in Chromium', () => {
   }
 
   for (const entry of index.avatars) {
-    it(`${entry.id}: every viseme shows its own mouth shape`, async () => {
-      const manifest = JSON.parse(readFileSync(join(dist, entry.manifest), 'utf8')) as AvatarManifest;
-      const rect = await loadLips(`${harness.baseUrl}/avatars/${entry.id}/${manifest.model.uri}`);
-      const frames: Record<string, number[]> = {};
-      for (const [name, weights] of Object.entries(VISEMES)) frames[name] = await render(weights, rect);
-      const names = Object.keys(VISEMES);
-      const pairs: [string, number][] = [];
-      for (let i = 0; i < names.length; i++)
-        for (let j = i + 1; j < names.length; j++)
-          pairs.push([`${names[i]}/${names[j]}`, meanDiff(frames[names[i]!]!, frames[names[j]!]!)]);
-      console.log(
-        `${entry.id} visemes (mean |ΔRGB|): ${pairs.map(([p, d]) => `${p} ${d.toFixed(1)}`).join('; ')}`,
-      );
-      // Every pair differs clearly (the mouth fills the frame, so a changed shape moves many pixels).
-      for (const [pair, d] of pairs) expect(d, pair).toBeGreaterThan(3);
-    });
+    it(
+      `${entry.id}: every viseme shows its own mouth shape`,
+      async () => {
+        const manifest = JSON.parse(readFileSync(join(dist, entry.manifest), 'utf8')) as AvatarManifest;
+        const rect = await loadLips(`${harness.baseUrl}/avatars/${entry.id}/${manifest.model.uri}`);
+        const frames: Record<string, number[]> = {};
+        for (const [name, weights] of Object.entries(VISEMES)) frames[name] = await render(weights, rect);
+        const names = Object.keys(VISEMES);
+        const pairs: [string, number][] = [];
+        for (let i = 0; i < names.length; i++)
+          for (let j = i + 1; j < names.length; j++)
+            pairs.push([`${names[i]}/${names[j]}`, meanDiff(frames[names[i]!]!, frames[names[j]!]!)]);
+        console.log(
+          `${entry.id} visemes (mean |ΔRGB|): ${pairs.map(([p, d]) => `${p} ${d.toFixed(1)}`).join('; ')}`,
+        );
+        // Every pair differs clearly (the mouth fills the frame, so a changed shape moves many pixels).
+        for (const [pair, d] of pairs) expect(d, pair).toBeGreaterThan(3);
+      },
+      RENDER_TIMEOUT,
+    );
   }
 
-  /** Rest, p/b/m (new and old), "aa", "oo" on one rig: lips meet without the pout. */
-  async function closureWithoutPout(url: string, label: string): Promise<void> {
+  /**
+   * Rest, p/b/m (new and old), "aa", "oo" on one rig: lips meet without the pout.
+   * `arkitMouthClose`: the rig's mouthClose follows ARKit (closes over an open jaw; a pout alone).
+   */
+  async function closureWithoutPout(url: string, label: string, arkitMouthClose: boolean): Promise<void> {
     const { page } = harness;
     const rect = await loadLips(url);
     const open: Record<string, number> = {};
     const poses = { rest: VISEMES.rest!, PP: VISEMES.PP!, oldPP: OLD_PP, aa: VISEMES.aa!, oo: VISEMES.U! };
     for (const [name, w] of Object.entries(poses)) open[name] = openShare(await render(w, rect), rect);
     // Profile: how far forward the lips reach (pixels → millimetres at the lips' distance).
-    const side = await page.evaluate(() => window.avatarPage.mouthCamera('profile'));
+    const side = await page.evaluate(() => {
+      window.avatarPage.pose({});
+      return window.avatarPage.mouthCamera('profile');
+    });
     const band = await page.evaluate(() => window.avatarPage.mouthRect());
     const front: Record<string, number> = {};
     for (const [name, w] of Object.entries(poses))
@@ -202,31 +224,42 @@ describe('mouth poses in Chromium', () => {
           ', ',
         )}; lips forward of rest: PP ${mm('PP').toFixed(1)} mm, old PP ${mm('oldPP').toFixed(1)} mm, oo ${mm('oo').toFixed(1)} mm`,
     );
-    // The lips meet on p/b/m: the mouth's middle no more open than at rest (plus a little), and
-    // far less than on "aa".
+    // The lips meet on p/b/m: the mouth's middle no more open than at rest (plus a little).
     expect(open.PP!).toBeLessThan(open.rest! + 0.03);
-    expect(open.aa!).toBeGreaterThan(open.PP! + 0.1);
     // No pout: p/b/m keeps the lips within 2 mm of where they rest.
     expect(Math.abs(mm('PP'))).toBeLessThan(2);
-    return;
+    // On a rig sculpted to the ARKit convention the same measure sees the old table's pout
+    // (mouthClose alone pushes the lips forward by centimetres): the check can fail.
+    if (arkitMouthClose) expect(mm('oldPP')).toBeGreaterThan(5);
   }
 
-  it('noa (Face Units rig): p/b/m meets the lips without a pout; "aa" opens, "oo" rounds', async () => {
-    const manifest = JSON.parse(readFileSync(join(dist, 'noa', 'manifest.json'), 'utf8')) as AvatarManifest;
-    await closureWithoutPout(`${harness.baseUrl}/avatars/noa/${manifest.model.uri}`, 'noa');
-  });
+  it(
+    'noa (Face Units rig): p/b/m meets the lips without a pout; "aa" opens, "oo" rounds',
+    async () => {
+      const manifest = JSON.parse(readFileSync(join(dist, 'noa', 'manifest.json'), 'utf8')) as AvatarManifest;
+      await closureWithoutPout(`${harness.baseUrl}/avatars/noa/${manifest.model.uri}`, 'noa', true);
+    },
+    RENDER_TIMEOUT,
+  );
 
-  it('mika (procedural): p/b/m still meets the lips at rest', async () => {
-    const manifest = JSON.parse(readFileSync(join(dist, 'mika', 'manifest.json'), 'utf8')) as AvatarManifest;
-    await closureWithoutPout(`${harness.baseUrl}/avatars/mika/${manifest.model.uri}`, 'mika');
-  });
+  it(
+    'mika (procedural): p/b/m still meets the lips at rest',
+    async () => {
+      const manifest = JSON.parse(
+        readFileSync(join(dist, 'mika', 'manifest.json'), 'utf8'),
+      ) as AvatarManifest;
+      await closureWithoutPout(`${harness.baseUrl}/avatars/mika/${manifest.model.uri}`, 'mika', false);
+    },
+    RENDER_TIMEOUT,
+  );
 
   for (const name of ['james', 'p2-1']) {
     it.skipIf(!existsSync(join(lamDir, `${name}.zip`)))(
-      `LAM fixture ${name} skin.glb (../shared; skipped where absent): p/b/m without a pout`,
+      `LAM fixture ${name} skin.glb (../shared/fixtures/lam; skipped where ../shared is absent): p/b/m without a pout`,
       async () => {
-        await closureWithoutPout(`${harness.baseUrl}/extra/lam/${name}.glb`, `lam ${name}`);
+        await closureWithoutPout(`${harness.baseUrl}/extra/lam/${name}.glb`, `lam ${name}`, true);
       },
+      RENDER_TIMEOUT,
     );
   }
 });

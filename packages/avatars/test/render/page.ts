@@ -54,6 +54,11 @@ const HEIGHT = 600;
 const canvas = document.createElement('canvas');
 document.body.appendChild(canvas);
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+// A lost context reads back as black frames: say so instead of comparing them.
+let contextLost = false;
+canvas.addEventListener('webglcontextlost', () => {
+  contextLost = true;
+});
 renderer.setPixelRatio(1);
 renderer.setSize(WIDTH, HEIGHT);
 // The same tone mapping and lights as the SDK views, so these frames show what apps show.
@@ -73,7 +78,20 @@ function render(): void {
 
 window.avatarPage = {
   async load(url, cam) {
-    if (avatar) scene.remove(avatar);
+    if (avatar) {
+      // Free the previous model's GPU memory: SwiftShader loses the context after a few textured heads.
+      scene.remove(avatar);
+      avatar.traverse((o) => {
+        const mesh = o as THREE.Mesh;
+        if (!mesh.isMesh) return;
+        mesh.geometry.dispose();
+        for (const material of [mesh.material].flat()) {
+          for (const value of Object.values(material))
+            if (value && (value as THREE.Texture).isTexture) (value as THREE.Texture).dispose();
+          material.dispose();
+        }
+      });
+    }
     const gltf = await new GLTFLoader().loadAsync(url);
     avatar = gltf.scene;
     scene.add(avatar);
@@ -146,7 +164,7 @@ window.avatarPage = {
       for (let k = 0; k < pos.count; k++) {
         d.fromBufferAttribute(target, k);
         if (d.length() < 0.6 * largest) continue;
-        v.fromBufferAttribute(pos, k).applyMatrix4(mesh.matrixWorld).project(camera);
+        mesh.getVertexPosition(k, v).applyMatrix4(mesh.matrixWorld).project(camera);
         const x = ((v.x + 1) / 2) * WIDTH;
         const y = ((1 - v.y) / 2) * HEIGHT;
         minX = Math.min(minX, x);
@@ -173,6 +191,8 @@ window.avatarPage = {
    * avatar's left (+x), four lip-widths away: works for any ARKit rig whatever its scale.
    */
   mouthCamera(side) {
+    // Vertex positions as drawn (skinned meshes' bind poses differ from their node transforms).
+    avatar?.updateMatrixWorld(true);
     const box = new THREE.Box3();
     const v = new THREE.Vector3();
     const d = new THREE.Vector3();
@@ -191,7 +211,7 @@ window.avatarPage = {
       mesh.updateWorldMatrix(true, false);
       for (let k = 0; k < pos.count; k++) {
         if (d.fromBufferAttribute(target, k).length() < 0.4 * largest) continue;
-        box.expandByPoint(v.fromBufferAttribute(pos, k).applyMatrix4(mesh.matrixWorld));
+        box.expandByPoint(mesh.getVertexPosition(k, v).applyMatrix4(mesh.matrixWorld));
       }
     }
     if (box.isEmpty()) throw new Error('no vertex moves with mouthPucker');
@@ -233,6 +253,7 @@ window.avatarPage = {
   },
 
   pixels(rect) {
+    if (contextLost) throw new Error('the WebGL context was lost (SwiftShader out of memory?)');
     const gl = renderer.getContext();
     const out = new Uint8Array(rect.width * rect.height * 4);
     // WebGL rows start at the bottom.
