@@ -234,7 +234,7 @@ describe('mouth poses in Chromium', () => {
   }
 
   it(
-    'noa (Face Units rig): p/b/m meets the lips without a pout; "aa" opens, "oo" rounds',
+    'noa (Face Units rig): p/b/m meets the lips without a pout',
     async () => {
       const manifest = JSON.parse(readFileSync(join(dist, 'noa', 'manifest.json'), 'utf8')) as AvatarManifest;
       await closureWithoutPout(`${harness.baseUrl}/avatars/noa/${manifest.model.uri}`, 'noa', true);
