@@ -38,6 +38,13 @@ import {
 import { EventLog } from './event-log.js';
 import type { DemoHook, Mode } from './hook.js';
 
+/**
+ * The avatar the page starts with when `?avatar=` names none: Noa, the built-in made from a
+ * human-modelled CC0 mesh with hand-sculpted ARKit shapes (the service lists avatars by id, so
+ * the first in its list would be a procedural one).
+ */
+const DEFAULT_AVATAR = 'noa';
+
 declare global {
   interface Window {
     __demo: DemoHook;
@@ -730,7 +737,10 @@ async function main() {
   const mode = params.get('mode');
   hook.mode = mode === 'host' || mode === 'local' ? mode : 'sdk';
   const wanted = params.get('avatar');
-  hook.avatarId = avatars.find((a) => a.id === wanted)?.id ?? avatars[0]?.id;
+  hook.avatarId =
+    avatars.find((a) => a.id === wanted)?.id ??
+    avatars.find((a) => a.id === DEFAULT_AVATAR)?.id ??
+    avatars[0]?.id;
   log.add('info', `app ${config.appId} · regions ${config.primaryRegion} (backup ${config.backupRegion})`);
   await setup();
 }

@@ -172,7 +172,8 @@ function warped(part: Part, warp: HeadWarp): Part {
   };
 }
 
-function toMesh(
+/** One part as a three.js mesh: smooth normals, tangents for a relief texture, its morph targets. */
+export function toMesh(
   part: Part,
   material: THREE.Material,
   shapes: readonly MorphShape[],
@@ -193,6 +194,7 @@ function toMesh(
       : new THREE.Uint32BufferAttribute(part.indices, 1),
   );
   geometry.computeVertexNormals();
+  if (part.weld) weldNormals(geometry.getAttribute('normal') as THREE.BufferAttribute, part.weld);
   if (textured && part.texture && relief) addTangents(geometry);
   if (part.targets) addMorphTargets(geometry, part, shapes);
   const mesh = new THREE.Mesh(geometry, material);
@@ -243,6 +245,7 @@ function addMorphTargets(geometry: THREE.BufferGeometry, part: Part, shapes: rea
       scratch.setAttribute('position', new THREE.BufferAttribute(moved, 3));
       scratch.computeVertexNormals();
       const n = scratch.getAttribute('normal') as THREE.BufferAttribute;
+      if (part.weld) weldNormals(n, part.weld);
       for (let i = 0; i < base.count; i++) {
         const x = n.getX(i) - baseNormal.getX(i);
         const y = n.getY(i) - baseNormal.getY(i);
@@ -263,6 +266,23 @@ function addMorphTargets(geometry: THREE.BufferGeometry, part: Part, shapes: rea
   geometry.morphAttributes.position = positions;
   geometry.morphAttributes.normal = normals;
   geometry.morphTargetsRelative = true;
+}
+
+/** Gives the vertices of one source vertex (`weld`) their summed, normalised normal. */
+function weldNormals(normals: THREE.BufferAttribute, weld: readonly number[]): void {
+  const sum = new Map<number, [number, number, number]>();
+  for (let i = 0; i < normals.count; i++) {
+    const s = sum.get(weld[i]!) ?? [0, 0, 0];
+    s[0] += normals.getX(i);
+    s[1] += normals.getY(i);
+    s[2] += normals.getZ(i);
+    sum.set(weld[i]!, s);
+  }
+  for (let i = 0; i < normals.count; i++) {
+    const [x, y, z] = sum.get(weld[i]!)!;
+    const l = Math.hypot(x, y, z) || 1;
+    normals.setXYZ(i, x / l, y / l, z / l);
+  }
 }
 
 /** The displacement of a mix of ARKit fields (null when none of them moves the part). */

@@ -36,6 +36,12 @@ const LOOK_V = 0.33;
 const CORNEA_RIM = IRIS + 0.03;
 
 type Side = 0 | 1;
+
+/** What an eyeball and its cornea need of a face: the eye's radius and the iris colours. */
+export interface EyeSpec {
+  eyeRadius: number;
+  style: { colors: Pick<FaceLayout['style']['colors'], 'iris' | 'irisRim'> };
+}
 const SIDE_NAME = ['Left', 'Right'] as const;
 
 /** Radial structure of the iris at angle phi: crypts and fibres as a sum of incommensurate waves. */
@@ -49,7 +55,7 @@ function irisFibres(phi: number, k: number): number {
 }
 
 /** One eyeball in eye-local coordinates (centre at the origin). Its node sits at the eye centre. */
-export function buildEye(layout: FaceLayout, side: Side): Part {
+export function buildEye(layout: EyeSpec, side: Side): Part {
   const r = layout.eyeRadius;
   const c = layout.style.colors;
   // The cornea shell over the iris dims it by its opacity (30 %, see materials.ts): brighten to match.
@@ -158,7 +164,7 @@ function gazeTargets(side: Side, positions: V3[]): Part['targets'] {
  * more than the eyeball, so it catches the lights and the room as a sharp highlight where the
  * flatter iris behind it would not; it turns with the eyeball.
  */
-export function buildCornea(layout: FaceLayout, side: Side): Part {
+export function buildCornea(layout: EyeSpec, side: Side): Part {
   const r = layout.eyeRadius;
   const rings = 9;
   const positions: V3[] = [];

@@ -3,7 +3,7 @@ import * as THREE from 'three';
 import type { MaterialKey } from './part.js';
 import type { AvatarStyle } from './style.js';
 
-export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.Material> {
+export function createMaterials(style: Pick<AvatarStyle, 'colors'>): Record<MaterialKey, THREE.Material> {
   const c = style.colors;
   const lighter = (hex: number, k: number): THREE.Color =>
     new THREE.Color(hex).lerp(new THREE.Color(0xffffff), k);
@@ -112,7 +112,10 @@ export function createMaterials(style: AvatarStyle): Record<MaterialKey, THREE.M
  * vertex colours multiply the base colour: white on the skin, darker inside the mouth), so the
  * factors here are neutral; the sheen and specular match the untextured skin round it.
  */
-export function createFaceMaterial(style: AvatarStyle, name = 'FaceSkin'): THREE.MeshPhysicalMaterial {
+export function createFaceMaterial(
+  style: Pick<AvatarStyle, 'colors'>,
+  name = 'FaceSkin',
+): THREE.MeshPhysicalMaterial {
   return new THREE.MeshPhysicalMaterial({
     name,
     vertexColors: true,

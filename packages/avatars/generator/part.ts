@@ -59,6 +59,11 @@ export interface Part {
   };
   /** Texture coordinates into the part's own material's texture (hair cards' strand texture). */
   uvs?: [number, number][];
+  /**
+   * For a mesh split at texture seams: the source vertex of each vertex. Vertices of one source
+   * vertex share their normal (and morph normals), so seams shade smooth.
+   */
+  weld?: number[];
 }
 
 /** Triangulates a grid of `rows × cols` vertices (row-major); `wrap` joins the last column to the first. */

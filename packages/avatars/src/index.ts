@@ -7,4 +7,4 @@ export * from './manifest.js';
 export * from './morph-names.js';
 
 /** Ids of the built-in avatars, in `index.json` order. */
-export const BUILT_IN_AVATAR_IDS = ['mika', 'juno'] as const;
+export const BUILT_IN_AVATAR_IDS = ['noa', 'mika', 'juno'] as const;

@@ -1,6 +1,11 @@
 /**
  * Mouth shapes: the ARKit blendshape pose of each viseme, and the mixing of viseme weights plus
  * loudness into ARKit mouth coefficients (with bilabial closure taking precedence over opening).
+ *
+ * The poses follow the ARKit convention that third-party rigs are sculpted for: `mouthClose`
+ * closes the lips *while the jaw is open* (it is only ever as large as `jawOpen`; alone it is a
+ * pout), and closures with the jaw shut are made with the lips' own shapes (`mouthPress`,
+ * `mouthRollLower`/`mouthRollUpper`).
  */
 import { ARKIT_INDEX, type ArkitBlendshape, VISEMES, type Viseme } from '@avatar-drive/core';
 
@@ -22,10 +27,10 @@ const VISEME_POSES: Record<Viseme, Pose> = {
   sil: {},
   PP: {
     jawOpen: 0.02,
-    mouthClose: 0.8,
-    mouthPress: 0.45,
-    mouthRollLower: 0.2,
-    mouthRollUpper: 0.15,
+    mouthClose: 0.02,
+    mouthPress: 0.55,
+    mouthRollLower: 0.3,
+    mouthRollUpper: 0.2,
     mouthShrugLower: 0.2,
   },
   FF: {
@@ -33,8 +38,8 @@ const VISEME_POSES: Record<Viseme, Pose> = {
     mouthRollLower: 0.6,
     mouthShrugUpper: 0.25,
     mouthUpperUp: 0.2,
-    mouthClose: 0.1,
-    mouthPress: 0.1,
+    mouthClose: 0.06,
+    mouthPress: 0.15,
   },
   TH: { jawOpen: 0.16, tongueOut: 0.55, mouthLowerDown: 0.15, mouthUpperUp: 0.1 },
   DD: { jawOpen: 0.2, mouthStretch: 0.15, mouthLowerDown: 0.2, mouthUpperUp: 0.1, tongueOut: 0.05 },
@@ -54,7 +59,7 @@ const VISEME_POSES: Record<Viseme, Pose> = {
     mouthSmile: 0.2,
     mouthUpperUp: 0.2,
     mouthLowerDown: 0.25,
-    mouthClose: 0.1,
+    mouthClose: 0.05,
   },
   nn: { jawOpen: 0.14, mouthStretch: 0.1, mouthLowerDown: 0.1, mouthClose: 0.08 },
   RR: { jawOpen: 0.18, mouthFunnel: 0.25, mouthPucker: 0.35, mouthShrugUpper: 0.1, mouthRollLower: 0.05 },
@@ -153,6 +158,16 @@ const PP = VISEMES.indexOf('PP');
 const JAW = ARKIT_INDEX.jawOpen;
 const CLOSE = ARKIT_INDEX.mouthClose;
 const PUFF = ARKIT_INDEX.cheekPuff;
+const PRESS_LEFT = ARKIT_INDEX.mouthPressLeft;
+const PRESS_RIGHT = ARKIT_INDEX.mouthPressRight;
+const ROLL_LOWER = ARKIT_INDEX.mouthRollLower;
+const ROLL_UPPER = ARKIT_INDEX.mouthRollUpper;
+
+/** `mouthPress` (each side) at full bilabial closure: the lips meet and press with the jaw shut. */
+export const CLOSURE_PRESS = 0.6;
+/** `mouthRollLower` / `mouthRollUpper` at full bilabial closure. */
+const CLOSURE_ROLL_LOWER = 0.35;
+const CLOSURE_ROLL_UPPER = 0.25;
 
 /**
  * Writes the mouth coefficients of `visemes` (weights summing to ≤ 1; `sil` contributes nothing)
@@ -183,12 +198,21 @@ export function mixMouth(
   // Lips really close on p/b/m: a confident bilabial overrides the opening of its neighbours.
   const closure = Math.min(1, Math.max(0, (Math.max(bilabial, visemes[PP]!) - 0.05) / 0.2));
   if (closure > 0) {
-    expression[JAW] = expression[JAW]! * (1 - 0.9 * closure);
-    expression[CLOSE] = Math.max(expression[CLOSE]!, 0.85 * closure);
+    const jaw = expression[JAW]! * (1 - 0.9 * closure);
+    expression[JAW] = jaw;
+    // What is left of the jaw's opening is closed by mouthClose (ARKit: lips shut over an open
+    // jaw); the meeting itself is the lips' press and roll, as a real ARKit rig sculpts it.
+    expression[CLOSE] = Math.max(expression[CLOSE]!, jaw * closure);
+    expression[PRESS_LEFT] = Math.max(expression[PRESS_LEFT]!, CLOSURE_PRESS * closure);
+    expression[PRESS_RIGHT] = Math.max(expression[PRESS_RIGHT]!, CLOSURE_PRESS * closure);
+    expression[ROLL_LOWER] = Math.max(expression[ROLL_LOWER]!, CLOSURE_ROLL_LOWER * closure);
+    expression[ROLL_UPPER] = Math.max(expression[ROLL_UPPER]!, CLOSURE_ROLL_UPPER * closure);
     expression[PUFF] = 0.2 * closure * loudness;
   }
   for (let k = 0; k < CHANNEL_COUNT; k++) {
     const c = CHANNELS[k]!;
     expression[c] = Math.min(1, Math.max(0, expression[c]!));
   }
+  // ARKit convention: mouthClose never exceeds jawOpen (alone it pushes the lips into a pout).
+  if (expression[CLOSE]! > expression[JAW]!) expression[CLOSE] = expression[JAW]!;
 }

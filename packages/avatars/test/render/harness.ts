@@ -26,8 +26,11 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html',
 };
 
-/** Starts the server and the browser, opens the page and waits until it is ready. */
-export async function startRenderHarness(assetsDir: string): Promise<RenderHarness> {
+/**
+ * Starts the server and the browser, opens the page and waits until it is ready. `assetsDir` is
+ * served under /avatars/, `extraDir` (optional: fixtures unpacked for one test) under /extra/.
+ */
+export async function startRenderHarness(assetsDir: string, extraDir?: string): Promise<RenderHarness> {
   const bundle = await build({
     entryPoints: [join(here, 'page.ts')],
     bundle: true,
@@ -40,6 +43,7 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
   const html =
     '<!doctype html><meta charset="utf-8"><style>body{margin:0}</style><script type="module" src="/page.js"></script>';
   const root = resolve(assetsDir) + sep;
+  const extra = extraDir ? resolve(extraDir) + sep : null;
 
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -49,9 +53,14 @@ export async function startRenderHarness(assetsDir: string): Promise<RenderHarne
     };
     if (path === '/') return send(200, TYPES['.html']!, html);
     if (path === '/page.js') return send(200, TYPES['.js']!, script);
-    if (path.startsWith('/avatars/')) {
-      const file = normalize(join(root, path.slice('/avatars/'.length)));
-      if (!file.startsWith(root)) return send(403, 'text/plain', 'forbidden');
+    const mount = path.startsWith('/avatars/')
+      ? { dir: root, rest: path.slice('/avatars/'.length) }
+      : extra && path.startsWith('/extra/')
+        ? { dir: extra, rest: path.slice('/extra/'.length) }
+        : null;
+    if (mount) {
+      const file = normalize(join(mount.dir, mount.rest));
+      if (!file.startsWith(mount.dir)) return send(403, 'text/plain', 'forbidden');
       readFile(file).then(
         (body) => send(200, TYPES[extname(file)] ?? 'application/octet-stream', body),
         () => send(404, 'text/plain', 'not found'),

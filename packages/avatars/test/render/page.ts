@@ -19,6 +19,12 @@ export interface Rect {
   height: number;
 }
 
+/** A camera framed on the lips, and how many pixels one metre spans at the lips' distance. */
+export interface MouthCamera {
+  camera: { position: number[]; target: number[]; fov: number };
+  pixelsPerMetre: number;
+}
+
 /** One row of a comparison sheet: a label and one PNG data URL per column. */
 export interface SheetRow {
   label: string;
@@ -32,6 +38,8 @@ declare global {
       pose(weights: Record<string, number>): void;
       view(camera: { position: number[]; target: number[]; fov: number }): void;
       mouthRect(): Rect;
+      mouthCamera(side: 'front' | 'profile'): MouthCamera;
+      lipProfile(rect: Rect): number;
       pixels(rect: Rect): number[];
       png(): string;
       sheet(rows: SheetRow[], columns: string[]): Promise<string>;
@@ -46,6 +54,11 @@ const HEIGHT = 600;
 const canvas = document.createElement('canvas');
 document.body.appendChild(canvas);
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+// A lost context reads back as black frames: say so instead of comparing them.
+let contextLost = false;
+canvas.addEventListener('webglcontextlost', () => {
+  contextLost = true;
+});
 renderer.setPixelRatio(1);
 renderer.setSize(WIDTH, HEIGHT);
 // The same tone mapping and lights as the SDK views, so these frames show what apps show.
@@ -65,7 +78,20 @@ function render(): void {
 
 window.avatarPage = {
   async load(url, cam) {
-    if (avatar) scene.remove(avatar);
+    if (avatar) {
+      // Free the previous model's GPU memory: SwiftShader loses the context after a few textured heads.
+      scene.remove(avatar);
+      avatar.traverse((o) => {
+        const mesh = o as THREE.Mesh;
+        if (!mesh.isMesh) return;
+        mesh.geometry.dispose();
+        for (const material of [mesh.material].flat()) {
+          for (const value of Object.values(material))
+            if (value && (value as THREE.Texture).isTexture) (value as THREE.Texture).dispose();
+          material.dispose();
+        }
+      });
+    }
     const gltf = await new GLTFLoader().loadAsync(url);
     avatar = gltf.scene;
     scene.add(avatar);
@@ -138,7 +164,7 @@ window.avatarPage = {
       for (let k = 0; k < pos.count; k++) {
         d.fromBufferAttribute(target, k);
         if (d.length() < 0.6 * largest) continue;
-        v.fromBufferAttribute(pos, k).applyMatrix4(mesh.matrixWorld).project(camera);
+        mesh.getVertexPosition(k, v).applyMatrix4(mesh.matrixWorld).project(camera);
         const x = ((v.x + 1) / 2) * WIDTH;
         const y = ((1 - v.y) / 2) * HEIGHT;
         minX = Math.min(minX, x);
@@ -160,7 +186,74 @@ window.avatarPage = {
     };
   },
 
+  /**
+   * A camera on the lips (the vertices mouthPucker moves most), from the front (+z) or from the
+   * avatar's left (+x), four lip-widths away: works for any ARKit rig whatever its scale.
+   */
+  mouthCamera(side) {
+    // Vertex positions as drawn (skinned meshes' bind poses differ from their node transforms).
+    avatar?.updateMatrixWorld(true);
+    const box = new THREE.Box3();
+    const v = new THREE.Vector3();
+    const d = new THREE.Vector3();
+    let largest = 0;
+    for (const mesh of morphMeshes) {
+      const i = mesh.morphTargetDictionary!.mouthPucker;
+      const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
+      for (let k = 0; target && k < target.count; k++)
+        largest = Math.max(largest, d.fromBufferAttribute(target, k).length());
+    }
+    for (const mesh of morphMeshes) {
+      const i = mesh.morphTargetDictionary!.mouthPucker;
+      const target = i === undefined ? undefined : mesh.geometry.morphAttributes.position?.[i];
+      if (!target) continue;
+      const pos = mesh.geometry.getAttribute('position');
+      mesh.updateWorldMatrix(true, false);
+      for (let k = 0; k < pos.count; k++) {
+        if (d.fromBufferAttribute(target, k).length() < 0.4 * largest) continue;
+        box.expandByPoint(mesh.getVertexPosition(k, v).applyMatrix4(mesh.matrixWorld));
+      }
+    }
+    if (box.isEmpty()) throw new Error('no vertex moves with mouthPucker');
+    const centre = box.getCenter(new THREE.Vector3());
+    const width = Math.max(box.max.x - box.min.x, 1e-3);
+    const distance = 4 * width;
+    const fov = 30;
+    const position =
+      side === 'front'
+        ? [centre.x, centre.y, centre.z + distance]
+        : [centre.x + distance, centre.y, centre.z];
+    const cam = { position, target: centre.toArray(), fov };
+    window.avatarPage.view(cam);
+    return { camera: cam, pixelsPerMetre: HEIGHT / (2 * distance * Math.tan((fov * Math.PI) / 360)) };
+  },
+
+  /**
+   * Seen in profile from the avatar's left (the face towards the left of the frame), the leftmost
+   * column in `rect` where any row meets the model rather than the background: how far forward
+   * the lips reach, in pixels from the frame's left edge.
+   */
+  lipProfile(rect) {
+    const data = window.avatarPage.pixels(rect);
+    // The background as drawn (sRGB; three converts the clear colour, it does not tone-map it).
+    const hex = (scene.background as THREE.Color).getHex();
+    const [br, bgc, bb] = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
+    let front = Number.POSITIVE_INFINITY;
+    for (let row = 0; row < rect.height; row++) {
+      for (let col = 0; col < rect.width; col++) {
+        const i = (row * rect.width + col) * 4;
+        const diff = Math.abs(data[i]! - br!) + Math.abs(data[i + 1]! - bgc!) + Math.abs(data[i + 2]! - bb!);
+        if (diff > 30) {
+          front = Math.min(front, col);
+          break;
+        }
+      }
+    }
+    return rect.x + front;
+  },
+
   pixels(rect) {
+    if (contextLost) throw new Error('the WebGL context was lost (SwiftShader out of memory?)');
     const gl = renderer.getContext();
     const out = new Uint8Array(rect.width * rect.height * 4);
     // WebGL rows start at the bottom.
