@@ -14,7 +14,7 @@ import {
   detectRenderer,
   LOW_END_VIEW_OPTIONS,
 } from '@avatar-drive/client-web';
-import { ARKIT_INDEX, type DriveFrame, FRAME_LAYOUT, VISEME_INDEX } from '@avatar-drive/core';
+import { ARKIT_INDEX, createDriveFrame, type DriveFrame, VISEME_INDEX } from '@avatar-drive/core';
 import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import {
   decodeFile,
@@ -96,17 +96,7 @@ window.__demo = hook;
 
 /** A speech frame with only the mouth open by `open` (see `DemoHook.holdMouth`). */
 function mouthFrame(open: number): DriveFrame {
-  const frame: DriveFrame = {
-    index: 0,
-    visemes: new Float32Array(FRAME_LAYOUT.visemes),
-    expression: new Float32Array(FRAME_LAYOUT.expression),
-    jawPose: new Float32Array(FRAME_LAYOUT.jawPose),
-    rotation: new Float32Array(FRAME_LAYOUT.rotation),
-    neckPose: new Float32Array(FRAME_LAYOUT.neckPose),
-    eyePose: new Float32Array(FRAME_LAYOUT.eyePose),
-    eyeLid: new Float32Array(FRAME_LAYOUT.eyeLid),
-    translation: new Float32Array(FRAME_LAYOUT.translation),
-  };
+  const frame = createDriveFrame(0);
   frame.visemes[VISEME_INDEX.aa] = open;
   frame.expression[ARKIT_INDEX.jawOpen] = open;
   return frame;
