@@ -1,6 +1,7 @@
 // Host-mode relay server: per browser WebSocket, an AvatarSession opened on demand, its relay
 // stream forwarded in order. Binary frames are relay messages (client-web's yieldAudioData / yieldFramesData), text
 // frames are control messages (interrupt, pause, resume, end); RelayClient in the browser routes both.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseWav, wavToSendablePcm } from '@avatar-drive/core';
@@ -11,12 +12,13 @@ const env = process.env;
 const RATE = 16000;
 const where = { region: env.AVATAR_DRIVE_REGION, consoleUrl: env.AVATAR_DRIVE_CONSOLE_URL };
 
-// What the avatar says: your TTS stream in real life; a WAV file or a hummed tone here.
+// What the avatar says: your TTS stream in real life; here a WAV file (SPEECH_WAV), else a sentence
+// from espeak-ng. (Not a tone: the engine reads a steady hum as background, and the mouth stays shut.)
 function speech() {
-  if (env.SPEECH_WAV) return wavToSendablePcm(parseWav(readFileSync(env.SPEECH_WAV)), RATE).samples;
-  return Int16Array.from({ length: RATE * 2 }, (_, i) =>
-    Math.round(6000 * Math.sin(i / 12) * Math.sin(i / 4000) ** 2),
-  );
+  const wav = env.SPEECH_WAV
+    ? readFileSync(env.SPEECH_WAV)
+    : execFileSync('espeak-ng', ['--stdout', 'Hello! I am speaking through your relay server.']);
+  return wavToSendablePcm(parseWav(new Uint8Array(wav)), RATE).samples;
 }
 
 function parseCommand(data) {

@@ -6,11 +6,12 @@
  * through examples/host-relay (its WebSocket) and from a voice agent whose TTS stream keeps
  * running after the barge-in (server-sdk drops the rest of the interrupted turn).
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseWav, wavToSendablePcm } from '@avatar-drive/core';
 import { AvatarSession, type RelayEvent } from '@avatar-drive/server-sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,7 +166,7 @@ describe('Host mode in Chromium: after an interrupt, nothing more of that turn',
     example = started.process;
     const relayUrl = started.url;
     const page = await relayPage();
-    // The page speaks to the relay as the demo does; the utterance is 2 s, in real time.
+    // The page speaks to the relay as the demo does; the example's espeak-ng sentence is 2.8 s, in real time.
     await page.evaluate(async (url) => {
       const w = window as PageWindow;
       const ws = new WebSocket(url);
@@ -181,7 +182,7 @@ describe('Host mode in Chromium: after an interrupt, nothing more of that turn',
     await page.waitForTimeout(700);
     await page.evaluate(() => (window as PageWindow).ws.send(JSON.stringify({ type: 'interrupt' })));
     await page.waitForFunction(() => (window as PageWindow).marks.interruptAt !== undefined);
-    await page.waitForTimeout(2500); // past where the 2 s utterance would have ended
+    await page.waitForTimeout(3000); // past where the 2.8 s utterance would have ended
     expectSilentAndStill(await heard(page));
     await page.close();
   });
@@ -214,9 +215,12 @@ describe('Host mode in Chromium: after an interrupt, nothing more of that turn',
     });
     await session.start();
     session.startTurn();
-    const pcm = Int16Array.from({ length: RATE * 2 }, (_, i) =>
-      Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / RATE) * (0.6 + 0.4 * Math.sin(i / 900))),
-    );
+    // Speech, not a tone: the engine reads a steady hum as background and keeps the mouth shut.
+    const wav = execFileSync('espeak-ng', [
+      '--stdout',
+      'This turn keeps streaming after the user barges in.',
+    ]);
+    const pcm = wavToSendablePcm(parseWav(new Uint8Array(wav)), RATE).samples;
     const step = RATE / 10;
     for (let i = 0; i < pcm.length; i += step) {
       // 100 ms chunks in real time; the stream does not stop when the user barges in.
