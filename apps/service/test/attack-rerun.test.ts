@@ -106,6 +106,10 @@ describe('the attack rerun against the real service process', () => {
       `GET /v2/driveningress///?id=${AVATAR_ID} HTTP/1.1\r\n${UPGRADE_HEADERS}`,
     );
     expect(trimmed.status).toBe(401);
+    // A target that is no URL path (WHATWG URL parsing throws on it) is the client's 400, not a 500.
+    for (const target of ['///', `//${'/'.repeat(200)}`]) {
+      expect((await rawRequest(`GET ${target} HTTP/1.1\r\n${UPGRADE_HEADERS}`)).status).toBe(400);
+    }
   });
 
   it('N2: Range: bytes= + 15,000 spaces + x is ignored (200, whole file) as fast as a 15 KB header', async () => {

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { requestOrigin, TrustedProxies } from '../src/http/client-address.js';
 import { notModified, requestedRange } from '../src/http/conditional-range.js';
-import { handshakeProblem, withoutTrailingSlashes } from '../src/ingress/handshake.js';
+import { handshakeProblem, ingressTarget } from '../src/ingress/handshake.js';
 
 const SMALL = 1024;
 const LARGE = 16 * 1024;
@@ -80,10 +80,10 @@ const PARSERS: Array<{
   run: (input: string) => unknown;
 }> = [
   {
-    name: 'ingress path (URL + trailing slashes)',
+    name: 'ingress path (URL + trailing slashes; undefined when malformed)',
     prefixes: ['/v2', '/v2/driveningress', '/'],
     examples: [['/v2', '/', 'x']],
-    run: (input) => withoutTrailingSlashes(new URL(input, 'http://ingress').pathname),
+    run: (input) => ingressTarget(input),
   },
   {
     name: 'Range',

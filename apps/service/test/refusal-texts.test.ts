@@ -110,7 +110,7 @@ describe('upgrade refusals: status, code, title and detail', () => {
       code: 'sessionTokenInvalid',
       title: 'Invalid session token',
       detail:
-        'This session token was already used. Session tokens are single-use: mint a new one for each connection.',
+        'This session token was already used. Session tokens are single-use: mint a new one for each connection (or set the token policy to sequential: PUT /v1/console/token-policy).',
       classifiedAs: 'sessionTokenInvalid',
     },
     {

@@ -81,6 +81,21 @@ export function withoutTrailingSlashes(pathname: string): string {
   return end === pathname.length ? pathname : pathname.slice(0, end);
 }
 
+/**
+ * The request target's path (without its trailing slashes) and query, or `undefined` when the target is no
+ * path at all: WHATWG URL parsing reads `///` or `//` + a NUL as an empty host and throws, and
+ * that must be the client's 400, not the server's 500 with an error-level log line.
+ */
+export function ingressTarget(target: string): { path: string; query: URLSearchParams } | undefined {
+  let url: URL;
+  try {
+    url = new URL(target, 'http://ingress');
+  } catch {
+    return undefined;
+  }
+  return { path: withoutTrailingSlashes(url.pathname), query: url.searchParams };
+}
+
 /** A client's path as quoted back in a refusal: at most 64 characters, so it cannot grow the reply. */
 export function shownPath(path: string): string {
   return path.length <= 64 ? path : `${path.slice(0, 64)}… (${path.length} characters)`;

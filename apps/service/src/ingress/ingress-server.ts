@@ -40,7 +40,7 @@ import { type SharedStore, StoreUnavailableError } from '../store/shared-store.j
 import type { SessionTokens } from '../tokens.js';
 import type { Refusal } from './admission-policy.js';
 import { DriveSession } from './drive-session.js';
-import { handshakeProblem, shownPath, socketGone, withoutTrailingSlashes } from './handshake.js';
+import { handshakeProblem, ingressTarget, shownPath, socketGone } from './handshake.js';
 import type { OverloadGuard } from './overload-guard.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
@@ -156,8 +156,12 @@ export class IngressServer {
       metrics.recordError(code);
       reject(socket, status, code, detail);
     };
-    const url = new URL(req.url ?? '/', 'http://ingress');
-    const path = withoutTrailingSlashes(url.pathname);
+    const target = ingressTarget(req.url ?? '/');
+    if (target === undefined) {
+      refuse(400, 'invalidRequest', 'The request target is not a URL path. Connect to /v2/driveningress.');
+      return;
+    }
+    const { path, query } = target;
     if (!INGRESS_PATHS.includes(path)) {
       refuse(
         404,
@@ -176,9 +180,9 @@ export class IngressServer {
       reject(socket, problem.status, 'invalidRequest', problem.detail, problem.headers);
       return;
     }
-    const appId = header(req, 'x-app-id') ?? url.searchParams.get('appId') ?? '';
-    const token = header(req, 'x-session-key') ?? url.searchParams.get('sessionKey') ?? '';
-    const avatarId = url.searchParams.get('id') ?? '';
+    const appId = header(req, 'x-app-id') ?? query.get('appId') ?? '';
+    const token = header(req, 'x-session-key') ?? query.get('sessionKey') ?? '';
+    const avatarId = query.get('id') ?? '';
     if (!token) {
       refuse(
         401,
