@@ -1,6 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { animationToDriveFrames, int16FromBytes, RelayDecoder } from '@avatar-drive/core';
+import {
+  animationToDriveFrames,
+  int16FromBytes,
+  parseWav,
+  RelayDecoder,
+  wavToSendablePcm,
+} from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RelayClient, type RelayControl } from '../src/relay-client.js';
@@ -18,6 +26,11 @@ import {
 let fixtures: ServiceFixtures;
 let service: ServiceProcess;
 const examples: ChildProcess[] = [];
+// What the example speaks (its SPEECH_WAV), and how many 16 kHz samples that is.
+const SPEECH_WAV = join(mkdtempSync(join(tmpdir(), 'avd-relay-speech-')), 'speech.wav');
+execFileSync('espeak-ng', ['-w', SPEECH_WAV, 'Hello! I am speaking through your relay server.']);
+const SPEECH_SAMPLES = wavToSendablePcm(parseWav(new Uint8Array(readFileSync(SPEECH_WAV))), 16000).samples
+  .length;
 
 beforeAll(async () => {
   fixtures = await createFixtures();
@@ -41,6 +54,7 @@ async function startExample(target: ServiceProcess): Promise<{ url: string; outp
       AVATAR_DRIVE_API_KEY: fixtures.apiKey,
       AVATAR_DRIVE_CONSOLE_URL: target.url,
       AVATAR_DRIVE_INGRESS_URL: target.ingressUrl,
+      SPEECH_WAV,
     },
   });
   examples.push(child);
@@ -142,8 +156,8 @@ describe('examples/host-relay', () => {
     await browser.until('the interrupt', () => browser.interrupted === 1);
     expect(browser.controls).toContainEqual({ type: 'interrupt', conversationId: first });
     const heard = browser.samples.get(first);
-    // The utterance was 2 s, streamed in real time: wait past where it would have ended.
-    await sleep(1500);
+    // The utterance is streamed in real time: wait past where it would have ended.
+    await sleep(Math.max(1500, (SPEECH_SAMPLES / 16000) * 1000));
     expect([...browser.samples.keys()]).toEqual([first]); // no new conversation started
     expect(browser.samples.get(first)).toBe(heard);
     expect(browser.lastAnimation.has(first)).toBe(false);
@@ -153,8 +167,8 @@ describe('examples/host-relay', () => {
       'the second utterance',
       () => browser.current !== first && browser.lastAnimation.has(browser.current),
     );
-    expect(browser.samples.get(browser.current)).toBe(32000);
-    expect(browser.frames.get(browser.current)).toBe(50);
+    expect(browser.samples.get(browser.current)).toBe(SPEECH_SAMPLES);
+    expect(browser.frames.get(browser.current)).toBe(Math.ceil((SPEECH_SAMPLES * 25) / 16000));
     browser.ws.close();
     expect(example.output()).not.toContain(fixtures.apiKey);
   });
@@ -183,8 +197,8 @@ describe('examples/host-relay', () => {
       'the utterance after the idle timeout',
       () => browser.current !== first && browser.lastAnimation.has(browser.current),
     );
-    expect(browser.samples.get(browser.current)).toBe(32000);
-    expect(browser.frames.get(browser.current)).toBe(50);
+    expect(browser.samples.get(browser.current)).toBe(SPEECH_SAMPLES);
+    expect(browser.frames.get(browser.current)).toBe(Math.ceil((SPEECH_SAMPLES * 25) / 16000));
     browser.ws.close();
     await idle.stop();
   }, 60_000);
