@@ -36,6 +36,7 @@ const SCENARIOS: Record<string, Record<string, unknown>> = {
     redis: { enabled: false },
     externalRedis: { sentinels: 'redis-0:26379,redis-1:26379,redis-2:26379', existingSecret: 'redis-auth' },
     tls: { enabled: true, secretName: 'avatar-drive-tls' },
+    uploads: { persistence: { existingClaim: 'avatar-uploads-efs' } },
     trustedProxies: '10.0.0.0/8',
     publicUrl: 'https://avatars.example.com',
     limits: { AVATAR_DRIVE_MAX_SESSIONS_PER_APP: '200' },
@@ -156,6 +157,7 @@ describe('deploy/helm/avatar-drive', () => {
         'ConfigMap',
         'Deployment',
         'HorizontalPodAutoscaler',
+        'PersistentVolumeClaim',
         'PodDisruptionBudget',
         'Secret',
         'Service',
@@ -164,7 +166,7 @@ describe('deploy/helm/avatar-drive', () => {
         'StatefulSet',
       ].sort(),
     );
-    // Existing secrets, external Redis: no Secret, no bundled Redis.
+    // Existing secrets and upload claim, external Redis: no Secret, no claim, no bundled Redis.
     expect(kinds('production (Sentinels, TLS, existing secrets)')).toEqual(
       [
         'ConfigMap',
@@ -264,6 +266,42 @@ describe('deploy/helm/avatar-drive', () => {
     expect(JSON.parse(secret.stringData.AVATAR_DRIVE_APPS)).toEqual(CREDENTIALS.credentials.apps);
   });
 
+  it('uploads: every pod mounts one shared claim as the data directory (kept on uninstall)', async () => {
+    const tryIt = rendered.get('try it out (bundled Redis, autoscaling)')!;
+    const claim = find(tryIt, 'PersistentVolumeClaim')[0]!;
+    expect(claim.metadata.name).toBe('rel-avatar-drive-uploads');
+    expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
+    expect(claim.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    for (const [name, objects] of rendered) {
+      const pod = deploymentOf(objects).spec.template.spec;
+      const container = containerOf(objects);
+      expect(container.env, name).toContainEqual({
+        name: 'AVATAR_DRIVE_DATA_DIR',
+        value: '/var/lib/avatar-drive',
+      });
+      expect(container.volumeMounts, name).toContainEqual({
+        name: 'uploads',
+        mountPath: '/var/lib/avatar-drive',
+      });
+      const volume = pod.volumes.find((v: K8sObject) => v.name === 'uploads');
+      const expected = name.startsWith('production') ? 'avatar-uploads-efs' : 'rel-avatar-drive-uploads';
+      expect(volume.persistentVolumeClaim.claimName, name).toBe(expected);
+    }
+    // One fixed pod may keep its uploads on an emptyDir (a trial).
+    const single = parse(
+      (
+        await template({
+          ...CREDENTIALS,
+          replicaCount: 1,
+          autoscaling: { enabled: false },
+          uploads: { persistence: { enabled: false } },
+        })
+      ).stdout,
+    );
+    expect(find(single, 'PersistentVolumeClaim')).toEqual([]);
+    expect(deploymentOf(single).spec.template.spec.volumes).toContainEqual({ name: 'uploads', emptyDir: {} });
+  });
+
   it('every environment variable it sets is one the service reads (apps/service/src)', async () => {
     const sources = await serviceSources();
     for (const name of new Set([...rendered.values()].flatMap(envNames))) {
@@ -280,5 +318,8 @@ describe('deploy/helm/avatar-drive', () => {
     expect(await error({})).toMatch(/set credentials.signingKey/);
     expect(await error({ ...CREDENTIALS, redis: { enabled: false } })).toMatch(/need a shared store/);
     expect(await error({ ...CREDENTIALS, tls: { enabled: true } })).toMatch(/tls.secretName is required/);
+    expect(await error({ ...CREDENTIALS, uploads: { persistence: { enabled: false } } })).toMatch(
+      /Give uploads.persistence a ReadWriteMany claim/,
+    );
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Two nodes of one region (two service processes sharing a real Redis and the data directory): an
- * avatar uploaded to one is listed, served and drivable on the other, and deleted everywhere.
+ * avatar uploaded to one is listed, served and drivable on the other, and deleted everywhere; a
+ * node killed and started again (as a pod is, with the data volume from AVATAR_DRIVE_DATA_DIR) reads
+ * it back.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -81,6 +83,44 @@ describe('an uploaded avatar across the nodes of a region (Redis)', () => {
       (error: Json) => error,
     );
     expect(refused.status).toBe(404);
+  });
+
+  it('survives a node killed and started again: the upload is read back from the data volume', async () => {
+    const vrm = toVrm(makeGlb(['aa', 'ih', 'ou', 'ee', 'oh', 'blink']), 1, 'Kept VRM');
+    const up = await fetch(`${nodeA.url}/v1/console/avatars`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
+      body: vrm,
+    });
+    const uploaded = (await up.json()) as Json;
+    expect(up.status, JSON.stringify(uploaded)).toBe(201);
+    const id = uploaded.avatar.id as string;
+
+    // SIGKILL: no drain, nothing flushed on the way out; the new process is configured the way the
+    // Helm chart configures a pod (the data directory from the environment).
+    await new Promise<void>((resolve) => {
+      nodeA.child.once('exit', () => resolve());
+      nodeA.child.kill('SIGKILL');
+    });
+    nodeA = await startServiceProcess({
+      avatarsDir: await makeAvatarsDir(),
+      args: ['--redis-url', redis.url],
+      env: { AVATAR_DRIVE_DATA_DIR: dataDir },
+    });
+
+    const listed = (
+      (await (await fetch(`${nodeA.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json
+    ).avatars.find((a: Json) => a.id === id);
+    expect(listed).toMatchObject({ name: 'Kept VRM', owner: 'app', format: 'vrm' });
+    const asset = await fetch(`${listed.assets[0].url}?appId=${APP_ID}`);
+    expect(asset.status).toBe(200);
+    expect(Buffer.from(await asset.arrayBuffer()).equals(vrm)).toBe(true);
+    const client = await TestClient.open(nodeA, await mintToken(nodeA), { avatarId: id });
+    client.configure();
+    await client.confirmed();
+    client.audio('r1', tone(300), true);
+    await client.waitFor((m) => m.data.case === 'serverResponseAnimation');
+    client.close();
   });
 
   it('while Redis is down, avatar reads and sessions on uploads answer 503 (retry), built-ins still list', async () => {

@@ -71,3 +71,19 @@ avatar-drive/region: {{ .Values.region }}
       optional: true
 {{- end }}
 {{- end -}}
+
+{{/* Where uploaded avatar files live: the shared claim, or (one fixed pod only) an emptyDir. */}}
+{{- define "avatar-drive.uploadsClaim" -}}
+{{- .Values.uploads.persistence.existingClaim | default (printf "%s-uploads" (include "avatar-drive.fullname" .)) -}}
+{{- end -}}
+
+{{- define "avatar-drive.uploadsVolume" -}}
+{{- if .Values.uploads.persistence.enabled }}
+persistentVolumeClaim:
+  claimName: {{ include "avatar-drive.uploadsClaim" . }}
+{{- else if and (eq (int .Values.replicaCount) 1) (not .Values.autoscaling.enabled) }}
+emptyDir: {}
+{{- else }}
+{{- fail "avatar-drive: uploads.persistence.enabled=false keeps each pod's uploads to itself; with more than one pod every node must read every upload. Give uploads.persistence a ReadWriteMany claim, or run one pod (replicaCount=1, autoscaling.enabled=false)" }}
+{{- end }}
+{{- end -}}
