@@ -1,11 +1,14 @@
 /**
- * Finds the fenced code blocks of every README.md and what the doc test does with each.
+ * Finds the fenced code blocks of every README.md and of the guides under docs/ (not the benchmark
+ * records: their commands are measurements that run for minutes) and what the doc test does with each.
  *
  * Markers are HTML comments (invisible on GitHub and npm), written right before a block (blank
  * lines between are fine):
  *
  *   <!-- doc-test: skip — why it cannot run in CI -->   not run; counted and listed with the reason
  *   <!-- doc-test: browser -->                          ts/js: run in Chromium instead of Node
+ *   <!-- doc-test: network -->                          sh: run first, outside the network namespace
+ *                                                       (the block needs the npm registry)
  *   <!-- doc-test: prelude
  *   code run before the block (defines what the snippet takes for granted)
  *   -->
@@ -34,13 +37,15 @@ export interface CodeBlock {
   code: string;
   /** Set when a skip marker precedes the block. */
   skip?: string;
+  /** Set by a network marker: the block runs before the stack, with the machine's network. */
+  network?: boolean;
   prelude: string;
   epilogue: string;
 }
 
 const SCRIPT_LANGS = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs', 'tsx']);
 const SHELL_LANGS = new Set(['sh', 'bash', 'shell']);
-const MARKER = /^<!--\s*doc-test:\s*(skip|browser|node|prelude|epilogue)\b([\s\S]*?)-->$/;
+const MARKER = /^<!--\s*doc-test:\s*(skip|browser|node|network|prelude|epilogue)\b([\s\S]*?)-->$/;
 
 function kindOf(lang: string): BlockKind {
   if (SCRIPT_LANGS.has(lang)) return 'node';
@@ -107,6 +112,10 @@ export function extractBlocks(markdown: string, file: string): CodeBlock[] {
             throw new Error(`${file}:${marker.line}: doc-test: ${marker.type} applies to ts/js blocks only.`);
           }
           block.kind = marker.type;
+        } else if (marker.type === 'network') {
+          if (block.kind !== 'sh')
+            throw new Error(`${file}:${marker.line}: doc-test: network applies to sh blocks only.`);
+          block.network = true;
         } else {
           block.prelude = marker.body.replace(/^[^\n]*\n/, '');
         }
@@ -126,22 +135,30 @@ export function extractBlocks(markdown: string, file: string): CodeBlock[] {
   return blocks;
 }
 
-/** Every README.md of the repository (node_modules, dist and dot-directories left out). */
-export function findReadmes(root: string): string[] {
+/** The benchmark records under docs/: commands that measure for minutes, with their figures. */
+const NOT_EXAMPLES = /^docs\/benchmarks(\.md$|\/)/;
+
+/**
+ * Every README.md of the repository, and every guide under docs/ except the benchmark records
+ * (node_modules, dist and dot-directories left out).
+ */
+export function findDocs(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'dist') continue;
       const path = join(dir, entry.name);
+      const file = relative(root, path);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name === 'README.md') out.push(relative(root, path));
+      else if (entry.name === 'README.md') out.push(file);
+      else if (file.startsWith('docs/') && file.endsWith('.md') && !NOT_EXAMPLES.test(file)) out.push(file);
     }
   };
   walk(root);
   return out.sort();
 }
 
-/** The blocks of every README of the repository. */
+/** The blocks of every README and guide of the repository. */
 export function collectBlocks(root: string): CodeBlock[] {
-  return findReadmes(root).flatMap((file) => extractBlocks(readFileSync(join(root, file), 'utf8'), file));
+  return findDocs(root).flatMap((file) => extractBlocks(readFileSync(join(root, file), 'utf8'), file));
 }

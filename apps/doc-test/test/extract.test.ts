@@ -46,6 +46,17 @@ describe('extractBlocks', () => {
     });
   });
 
+  it('reads a network marker on sh blocks only', () => {
+    const [installed] = extractBlocks(
+      md('<!-- doc-test: network -->', '```sh', 'npm install x', '```'),
+      'R.md',
+    );
+    expect(installed).toMatchObject({ kind: 'sh', network: true });
+    expect(() => extractBlocks(md('<!-- doc-test: network -->', '```ts', 'a();', '```'), 'R.md')).toThrow(
+      /network applies to sh blocks only/,
+    );
+  });
+
   it('refuses markers that do not belong to a block, and a skip without a reason', () => {
     expect(() =>
       extractBlocks(md('<!-- doc-test: skip — x -->', 'text', '```sh', 'ls', '```'), 'R.md'),

@@ -1,6 +1,7 @@
 /**
- * Every code block of every README.md, run: ts/js in Node (or Chromium with a `browser` marker)
- * and sh in bash against what `pnpm start` runs, json parsed. The runner (harness/runner.ts) works in
+ * Every code block of every README.md and docs/ guide, run: ts/js in Node (or Chromium with a
+ * `browser` marker) and sh in bash against what `pnpm start` runs, json parsed. Blocks with a
+ * `network` marker (they need the npm registry) run first, in order, outside the namespace. The runner (harness/runner.ts) works in
  * a network namespace of its own (`unshare --net`), so the stack takes its documented fixed ports
  * (8710, 8720, 8790, 8788, 5173) whatever else runs on the machine, and a snippet that uses the
  * built-in regions works as written. Blocks with a skip marker are listed as skipped, with the
@@ -15,7 +16,10 @@ import { type CodeBlock, collectBlocks } from '../harness/extract.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const blocks = collectBlocks(ROOT);
-const runnable = blocks.filter((b) => !b.skip && b.kind !== 'text');
+const runnable = blocks.filter((b) => !b.skip && b.kind !== 'text' && !b.network);
+const networked = blocks.filter((b) => !b.skip && b.network);
+/** A network block installs packages: more than the 90 s a sandboxed block gets. */
+const NETWORK_BLOCK_TIMEOUT_MS = 300_000;
 const results = new Map<CodeBlock, { ok: boolean; ms: number; output: string }>();
 let runnerOutput = '';
 const work = mkdtempSync(join(tmpdir(), 'avd-doc-blocks-'));
@@ -27,7 +31,38 @@ function inOwnNetwork(command: string[]): [string, string[]] {
   return ['unshare', [...flags, '--', 'sh', '-c', script, 'sh', ...command]];
 }
 
+/** Runs a `network` block in bash from the repository root, with the machine's network. */
+function runNetworked(block: CodeBlock): Promise<{ ok: boolean; ms: number; output: string }> {
+  const started = Date.now();
+  const child = spawn(
+    'bash',
+    ['-euo', 'pipefail', '-c', [block.prelude, block.code, block.epilogue].join('\n')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DOC_TEST_SCRATCH: work },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const take = (chunk: Buffer) => {
+    if (output.length < 20_000) output += chunk.toString();
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const timer = setTimeout(() => {
+    output += `\n[doc-test] timed out after ${NETWORK_BLOCK_TIMEOUT_MS / 1000} s`;
+    child.kill('SIGKILL');
+  }, NETWORK_BLOCK_TIMEOUT_MS);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ ok: code === 0, ms: Date.now() - started, output });
+    }),
+  );
+}
+
 beforeAll(async () => {
+  for (const block of networked) results.set(block, await runNetworked(block));
   const list = join(work, 'blocks.json');
   writeFileSync(list, JSON.stringify(runnable));
   const [command, args] = inOwnNetwork([
@@ -52,14 +87,14 @@ beforeAll(async () => {
   }
   const skipped = blocks.filter((b) => b.skip);
   console.log(
-    `README code blocks: ${blocks.length} — ${runnable.length} run, ${skipped.length} skipped by marker, ${blocks.filter((b) => !b.skip && b.kind === 'text').length} text (not code)`,
+    `README and docs/ code blocks: ${blocks.length} — ${runnable.length + networked.length} run (${networked.length} with the network), ${skipped.length} skipped by marker, ${blocks.filter((b) => !b.skip && b.kind === 'text').length} text (not code)`,
   );
   for (const b of skipped) console.log(`  skipped ${b.file}:${b.line} — ${b.skip}`);
 }, 900_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('README code blocks', () => {
+describe('README and docs/ code blocks', () => {
   for (const block of blocks) {
     const name = `${block.file}:${block.line} (${block.lang || 'text'}${block.kind === 'browser' ? ', Chromium' : ''})`;
     if (block.skip) {
