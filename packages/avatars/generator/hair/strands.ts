@@ -10,8 +10,8 @@
  * serves every hair colour. Each strand's brightness changes along its length, so a highlight
  * painted across the cards breaks up into glints along strands instead of lying on as a band.
  */
-import { random } from './locks.js';
-import { clamp, gauss, smoothstep } from './math.js';
+import { mulberry32 } from '@avatar-drive/core';
+import { clamp, gauss, smoothstep } from '../math.js';
 
 export const STRAND_TEXTURE = { width: 128, height: 256 } as const;
 /** The u range of the lock strip and of the wisp strip. */
@@ -89,7 +89,7 @@ function wispStrands(rand: () => number): Strand[] {
 /** RGBA pixels of the strand texture (rows from the top). */
 export function paintStrands(): Uint8Array {
   const { width: w, height: h } = STRAND_TEXTURE;
-  const rand = random(0x68616972);
+  const rand = mulberry32(0x68616972);
   const lock = lockStrands(rand);
   const wisps = wispStrands(rand);
   const rgba = new Uint8Array(w * h * 4);

@@ -1,10 +1,10 @@
 /**
  * The shape a card-built hairstyle has on the head: where its hairline runs and how far the hair
- * stands off the skin. The scalp shell (hair-shell.ts) and the cards that lie on it read the same
+ * stands off the skin. The scalp shell (shell.ts) and the cards that lie on it read the same
  * shape, so the cards never sink into the shell and the shell never shows past the cards.
  */
-import type { FaceLayout } from './layout.js';
-import { add, norm, scale, type V3, v3 } from './math.js';
+import type { FaceLayout } from '../layout.js';
+import { add, norm, scale, type V3, v3 } from '../math.js';
 
 export interface HairShape {
   /** Hairline elevation (radians above the head's equator) at azimuth phi (0 = face, + = the avatar's left). */

@@ -3,13 +3,14 @@
  * rolled edge tucked into the skin) under a few hundred overlapping locks that give the volume,
  * the strands and a broken silhouette. One style per avatar.
  */
-import { buildBunHair } from './hair-bun.js';
-import { direction, slerpDir, turn } from './hair-shape.js';
-import { buildShortCutHair } from './hair-short.js';
-import type { FaceLayout } from './layout.js';
-import { appendLock, type LockPoint, random } from './locks.js';
-import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from './math.js';
-import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
+import { mulberry32 } from '@avatar-drive/core';
+import type { FaceLayout } from '../layout.js';
+import { add, gauss, lerp, linearRgb, mix3, norm, scale, smoothstep, type V3, v3 } from '../math.js';
+import { fanIndices, gridIndices, orientAway, type Part } from '../part.js';
+import { buildBunHair } from './bun.js';
+import { appendLock, type LockPoint } from './locks.js';
+import { direction, slerpDir, turn } from './shape.js';
+import { buildShortCutHair } from './short.js';
 
 const AROUND = 120;
 const ROWS = 30;
@@ -33,7 +34,7 @@ function hairline(style: FaceLayout['style'], phi: number): number {
 /**
  * The hair. With `cards` (the built-ins, which carry textures) the style is built of
  * alpha-textured cards in their own part (`HairCards`, material `hairCards`) over a scalp shell
- * (hair-short.ts, hair-bun.ts); without (the toon samples, whose materials drop textures and
+ * (short.ts, bun.ts); without (the toon samples, whose materials drop textures and
  * vertex colours), it is one shell with solid tube locks merged into it.
  */
 export function buildHair(layout: FaceLayout, cards = false): Part[] {
@@ -145,7 +146,7 @@ const LOCK_SAMPLES = 14;
 function fringeLocks(layout: FaceLayout, root: V3, tip: V3): { points: LockPoint[] }[] {
   const style = layout.style;
   const locks: { points: LockPoint[] }[] = [];
-  const rand = random(0x6d696b61);
+  const rand = mulberry32(0x6d696b61);
   const layers = [
     { count: 64, lift: 0.0035, width: 0.0085 },
     { count: 72, lift: 0.0068, width: 0.0082 },
@@ -204,7 +205,7 @@ function addPulledBackLocks(
   tip: V3,
 ): void {
   const style = layout.style;
-  const rand = random(0x6a756e6f);
+  const rand = mulberry32(0x6a756e6f);
   const bun = norm(v3(0, 0.9, -0.42));
   for (const layer of [
     { count: 80, lift: 0.0022 },

@@ -1,15 +1,16 @@
 /**
  * Hair cards: a lock as a thin, slightly arched strip lying along the scalp that wears the strand
- * texture (hair-strands.ts) — its alpha cuts out the strands and ragged tips, so layered cards
+ * texture (strands.ts) — its alpha cuts out the strands and ragged tips, so layered cards
  * read as hair with depth instead of one surface with grooves. The card follows the same
  * centreline samples as a tube lock (locks.ts).
  */
-import { type HairShape, hairSurface, slerpDir } from './hair-shape.js';
-import { LOCK_STRIP, WISP_STRIP } from './hair-strands.js';
-import type { FaceLayout } from './layout.js';
+
+import type { FaceLayout } from '../layout.js';
+import { add, scale, type V3 } from '../math.js';
+import { gridIndices, type Part } from '../part.js';
 import { faceTowards, type LockPoint, lockFrame } from './locks.js';
-import { add, scale, type V3 } from './math.js';
-import { gridIndices, type Part } from './part.js';
+import { type HairShape, hairSurface, slerpDir } from './shape.js';
+import { LOCK_STRIP, WISP_STRIP } from './strands.js';
 
 /** Vertices across a card: edges and an arched middle, so it shades round, not flat. */
 const ACROSS = 3;

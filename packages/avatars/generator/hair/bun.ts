@@ -4,12 +4,8 @@
  * different direction and colour; the bun is a core wrapped in strands; a few baby hairs lie at
  * the hairline and temples and a few flyaways stand off the crown.
  */
-import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './hair-cards.js';
-import { angles, direction, type HairShape, hairSurface, slerpDir, wobble } from './hair-shape.js';
-import { buildHairShell } from './hair-shell.js';
-import { WISP_STRIP } from './hair-strands.js';
-import type { FaceLayout } from './layout.js';
-import { type LockPoint, random } from './locks.js';
+import { mulberry32 } from '@avatar-drive/core';
+import type { FaceLayout } from '../layout.js';
 import {
   add,
   cross,
@@ -24,8 +20,13 @@ import {
   sub,
   type V3,
   v3,
-} from './math.js';
-import { gridIndices, orientAway, type Part } from './part.js';
+} from '../math.js';
+import { gridIndices, orientAway, type Part } from '../part.js';
+import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './cards.js';
+import type { LockPoint } from './locks.js';
+import { angles, direction, type HairShape, hairSurface, slerpDir, wobble } from './shape.js';
+import { buildHairShell } from './shell.js';
+import { WISP_STRIP } from './strands.js';
 
 /** Where the bun sits: high on the back of the head. */
 const BUN_AXIS = norm(v3(0, 0.9, -0.42));
@@ -114,7 +115,7 @@ function addBunCore(layout: FaceLayout, shell: Part, centre: V3, frame: [V3, V3,
  * of different lengths, not by a cut edge.
  */
 function headLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x6a756e6f);
+  const rand = mulberry32(0x6a756e6f);
   const layers = [
     { count: 78, lift: 0.0003, width: 0.0105, reach: 0.025 },
     { count: 64, lift: 0.0011, width: 0.0095, reach: 0 },
@@ -164,7 +165,7 @@ function headLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh
 
 /** The bun: strands wound round the core in spirals, and a swirl over its top. */
 function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x62756e73);
+  const rand = mulberry32(0x62756e73);
   const wraps: { th0: number; th1: number; ph0: number; sweep: number; lift: number }[] = [];
   for (let w = 0; w < 16; w++) {
     const th0 = lerp(0.92, 0.3, w / 15) * Math.PI + 0.05 * rand();
@@ -212,7 +213,7 @@ function bunWraps(centre: V3, frame: [V3, V3, V3], root: V3, tip: V3, mesh: Card
 
 /** Fine short hairs lying on the skin at the hairline: most at the temples, some over the forehead and the nape. */
 function babyHairs(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x62616279);
+  const rand = mulberry32(0x62616279);
   for (let i = 0; i < 34; i++) {
     const side = i % 2 === 0 ? 1 : -1;
     // 14 at the temples, 8 over the forehead, 12 along the nape.
@@ -241,7 +242,7 @@ function babyHairs(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh
 
 /** A few loose strands standing off the crown and the sides, as a real pulled-back style has. */
 function flyaways(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x666c79);
+  const rand = mulberry32(0x666c79);
   for (let i = 0; i < 10; i++) {
     const phi = -Math.PI + 2 * Math.PI * ((i + rand()) / 10);
     const hl = shape.hairline(phi);

@@ -2,8 +2,8 @@
  * Hair locks: flattened, tapered tubes along a centreline, the unit the hair is built from (many
  * overlapping locks in layers read as hair with volume and strands, unlike one shell).
  */
-import { add, cross, mix3, norm, scale, sub, type V3 } from './math.js';
-import { gridIndices } from './part.js';
+import { add, cross, mix3, norm, scale, sub, type V3 } from '../math.js';
+import { gridIndices } from '../part.js';
 
 /** One sample along a lock's centreline. */
 export interface LockPoint {
@@ -68,16 +68,4 @@ export function appendLock(
   const grid = gridIndices(points.length, AROUND, true, start);
   faceTowards(grid, positions, sub(positions[grid[0]!]!, points[0]!.p));
   indices.push(...grid);
-}
-
-/** A small deterministic random sequence (mulberry32), so builds stay byte-identical. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

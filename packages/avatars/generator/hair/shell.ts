@@ -4,10 +4,11 @@
  * read as more hair and never as a pale cap; at the hairline it thins onto the skin (its colour
  * lets the skin through, as sparse roots do) and its edge dives under the skin, so no rim shows.
  */
-import { type HairShape, hairSurface } from './hair-shape.js';
-import type { FaceLayout } from './layout.js';
-import { add, lerp, linearRgb, mix3, scale, smoothstep, type V3, v3 } from './math.js';
-import { fanIndices, gridIndices, orientAway, type Part } from './part.js';
+
+import type { FaceLayout } from '../layout.js';
+import { add, lerp, linearRgb, mix3, scale, smoothstep, type V3, v3 } from '../math.js';
+import { fanIndices, gridIndices, orientAway, type Part } from '../part.js';
+import { type HairShape, hairSurface } from './shape.js';
 
 const AROUND = 144;
 const ROWS = 32;

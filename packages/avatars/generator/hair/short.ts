@@ -5,13 +5,14 @@
  * fringe of separate pieces of different lengths swept to the avatar's right, and sides and nape
  * tapered close to the head round the ears.
  */
-import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './hair-cards.js';
-import { angles, direction, type HairShape, hairSurface, slerpDir, turn, wobble } from './hair-shape.js';
-import { buildHairShell } from './hair-shell.js';
-import type { FaceLayout } from './layout.js';
-import { type LockPoint, random } from './locks.js';
-import { gauss, lerp, linearRgb, mix3, scale, smoothstep, type V3 } from './math.js';
-import type { Part } from './part.js';
+import { mulberry32 } from '@avatar-drive/core';
+import type { FaceLayout } from '../layout.js';
+import { gauss, lerp, linearRgb, mix3, scale, smoothstep, type V3 } from '../math.js';
+import type { Part } from '../part.js';
+import { appendCard, appendWisp, type CardMesh, cardsPart, lockSlice } from './cards.js';
+import type { LockPoint } from './locks.js';
+import { angles, direction, type HairShape, hairSurface, slerpDir, turn, wobble } from './shape.js';
+import { buildHairShell } from './shell.js';
 
 const LOCK_SAMPLES = 14;
 /** How much wider a card is than the lock it carries (the texture's alpha narrows it again). */
@@ -99,7 +100,7 @@ function sheen(dir: V3): number {
  * the sides and back, which breaks the silhouette into layers.
  */
 function layeredLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x6d696b61);
+  const rand = mulberry32(0x6d696b61);
   const layers = [
     { count: 48, lift: 0.0006, width: 0.0095 },
     { count: 56, lift: 0.0026, width: 0.0085 },
@@ -167,7 +168,7 @@ function layeredLocks(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
  * the forehead, swept to the avatar's right, each of its own width and length.
  */
 function fringePieces(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x66726e67);
+  const rand = mulberry32(0x66726e67);
   const count = 15;
   for (let i = 0; i < count; i++) {
     // Across the forehead, from the avatar's left temple to its right.
@@ -203,7 +204,7 @@ function fringePieces(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, m
 
 /** A few fine loose strands: over the crown's silhouette and at the temples and nape. */
 function wisps(layout: FaceLayout, shape: HairShape, root: V3, tip: V3, mesh: CardMesh): void {
-  const rand = random(0x77697370);
+  const rand = mulberry32(0x77697370);
   for (let i = 0; i < 14; i++) {
     const phi = -Math.PI + 2 * Math.PI * ((i + rand()) / 14);
     const hl = shape.hairline(phi);
