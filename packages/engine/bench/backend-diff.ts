@@ -7,7 +7,13 @@
  *   pnpm --filter @avatar-drive/engine bench:backend-diff [--dev DIR] [--limit 40]
  */
 import { join } from 'node:path';
-import { type DriveFrame, FRAME_LAYOUT, resample, SUPPORTED_SAMPLE_RATES } from '@avatar-drive/core';
+import {
+  type DriveFrame,
+  FRAME_LAYOUT,
+  mulberry32,
+  resample,
+  SUPPORTED_SAMPLE_RATES,
+} from '@avatar-drive/core';
 import { createDriver, type Driver } from '../src/index.js';
 import { wasmUnavailableReason } from '../src/wasm/runtime.js';
 import { parseBenchArgs, requireDevSet } from './cli-args.js';
@@ -44,15 +50,6 @@ const utterances = listUtterances(dir)
   .map((id) => loadUtterance(dir, id));
 const FIELDS = Object.keys(FRAME_LAYOUT) as (keyof typeof FRAME_LAYOUT)[];
 
-/** A small deterministic PRNG (chunk sizes). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 function stream(driver: Driver, pcm: Int16Array, next: () => number): DriveFrame[] {
   const frames: DriveFrame[] = [];
   for (let at = 0; at < pcm.length; ) {
@@ -68,8 +65,8 @@ let worstOverall = 0;
 for (const rate of SUPPORTED_SAMPLE_RATES) {
   const js = createDriver({ sampleRate: rate, backend: 'js' });
   const wasm = createDriver({ sampleRate: rate, backend: 'wasm' });
-  const chunksJs = lcg(rate);
-  const chunksWasm = lcg(rate + 1);
+  const chunksJs = mulberry32(rate);
+  const chunksWasm = mulberry32(rate + 1);
   const worst: Record<string, number> = Object.fromEntries(FIELDS.map((f) => [f, 0]));
   let frames = 0;
   utterances.forEach((u, i) => {
