@@ -13,8 +13,9 @@ KIND is one of
                   clip of metadata.csv.
 
 For each chosen recording writes OUT/<id>.wav (the audio at its own rate, mono s16) and
-OUT/<id>.align.json in human-align.py's format (10 ms frames), aligned with the same pocketsphinx
-path (its bundled en-US model wants 16 kHz: the audio is converted with sox for the aligner only).
+OUT/<id>.align.json in human-align.py's format (10 ms frames), aligned by sphinx_align.py as the
+dev set's recordings are (its bundled en-US model wants 16 kHz: the audio is converted with sox for the
+aligner only).
 A recording the aligner cannot fit to its transcript is skipped and counted, never guessed.
 Writes OUT/manifest.json listing what was kept and skipped. Needs the venv of human-fetch.sh.
 """
@@ -26,13 +27,8 @@ import subprocess
 import sys
 import wave
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import importlib.util  # noqa: E402
+import sphinx_align  # corpus/sphinx_align.py: a script's own folder is on sys.path
 
-_spec = importlib.util.spec_from_file_location("human_align", os.path.join(HERE, "human-align.py"))
-human_align = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(human_align)
 
 DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
@@ -70,7 +66,7 @@ def speechocean(src, per_speaker):
         if taken.get(spk, 0) >= per_speaker:
             continue
         taken[spk] = taken.get(spk, 0) + 1
-        words = human_align.words_of(texts[utt])
+        words = sphinx_align.words_of(texts[utt])
         yield {
             "id": f"so762-{utt}",
             "path": os.path.join(src, wavs[utt]),
@@ -112,7 +108,7 @@ def ljspeech(src, _limit):
                 "id": f"ljs-{parts[0]}",
                 "path": os.path.join(src, "wavs", f"{parts[0]}.wav"),
                 "speaker": "ljspeech:LJ",
-                "words": human_align.words_of(text),
+                "words": sphinx_align.words_of(text),
                 "pronunciations": {},
             }
 
@@ -121,7 +117,7 @@ KINDS = {"speechocean762": speechocean, "fsdd": fsdd, "ljspeech": ljspeech}
 
 
 class Aligner:
-    """human-align.py's two-pass forced alignment with one decoder per beam setting, built once
+    """sphinx_align's two-pass forced alignment with one decoder per beam setting, built once
     (without a language model: a forced alignment needs only the dictionary and the acoustic model;
     building a decoder per recording reloaded the model each time, ≈ 20 s)."""
 
@@ -130,16 +126,11 @@ class Aligner:
 
     def decoder(self, index):
         if index not in self.decoders:
-            from pocketsphinx import Decoder
-
-            self.decoders[index] = Decoder(
-                samprate=16000, bestpath=False, loglevel="ERROR", lm=None, **human_align.BEAMS[index]
-            )
+            self.decoders[index] = sphinx_align.new_decoder(sphinx_align.BEAMS[index], lm=None)
         return self.decoders[index]
 
     def align(self, audio, words, pronunciations):
-        failure = None
-        for index in range(len(human_align.BEAMS)):
+        def decoder_for(index):
             decoder = self.decoder(index)
             for word, phones in pronunciations.items():
                 if decoder.lookup_word(word) is None:
@@ -147,29 +138,12 @@ class Aligner:
             missing = [w for w in words if decoder.lookup_word(w) is None]
             if missing:
                 raise SystemExit(f"no pronunciation for {missing}")
-            decoder.set_align_text(" ".join(words))
-            decoder.start_utt()
-            decoder.process_raw(audio, full_utt=True)
-            decoder.end_utt()
-            decoder.set_alignment()
-            decoder.start_utt()
-            decoder.process_raw(audio, full_utt=True)
-            decoder.end_utt()
-            alignment = decoder.get_alignment()
-            if alignment is None:
-                failure = "the aligner found no alignment"
-                continue
-            out_words, out_phones = [], []
-            for word in alignment:
-                name = re.sub(r"\(\d+\)$", "", word.name)
-                out_words.append({"word": name, "start": word.start, "end": word.start + word.duration})
-                for phone in word:
-                    out_phones.append({"phone": phone.name, "start": phone.start, "end": phone.start + phone.duration})
-            spoken = [w["word"] for w in out_words if not w["word"].startswith("<") and not w["word"].startswith("[")]
-            if spoken != words:
-                raise SystemExit(f"aligned words {spoken} differ from the transcript's {words}")
-            return out_words, out_phones
-        raise SystemExit(failure)
+            return decoder
+
+        try:
+            return sphinx_align.align(decoder_for, audio, words)
+        except sphinx_align.WordsDiffer as error:
+            raise SystemExit(str(error))
 
 
 def audio_16k(path):
