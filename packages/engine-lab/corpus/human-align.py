@@ -44,7 +44,8 @@ def align(audio, sample_rate, words, pronunciations):
         return decoder
 
     try:
-        return sphinx_align.align(decoder_for, audio, words, retry_on=(RuntimeError,))
+        out_words, out_phones, _fit = sphinx_align.align(decoder_for, audio, words, retry_on=(RuntimeError,))
+        return out_words, out_phones
     except sphinx_align.NoAlignment as failure:
         raise SystemExit(f"human-align: no alignment even with wide beams ({failure}): check the transcript against the audio")
     except sphinx_align.WordsDiffer as error:

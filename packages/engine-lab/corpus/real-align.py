@@ -186,7 +186,7 @@ def main():
             skipped.append({"id": item["id"], "why": "not mono s16"})
             continue
         try:
-            words, phones = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
+            words, phones, _fit = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
         except (SystemExit, RuntimeError) as error:
             skipped.append({"id": item["id"], "why": str(error)[:200]})
             continue

@@ -42,7 +42,8 @@ def new_decoder(beams, sample_rate=16000, **options):
 
 def align_once(decoder, audio, words):
     """One forced alignment of `words` (already in the decoder's dictionary) to `audio`: a word pass,
-    then the phone-level pass over it. Raises NoAlignment or WordsDiffer."""
+    then the phone-level pass over it. Returns the words, the phones and the acoustic score per frame
+    of the spoken words' phones. Raises NoAlignment or WordsDiffer."""
     decoder.set_align_text(" ".join(words))
     decoder.start_utt()
     decoder.process_raw(audio, full_utt=True)
@@ -55,25 +56,34 @@ def align_once(decoder, audio, words):
     if alignment is None:
         raise NoAlignment("the aligner found no alignment")
     out_words, out_phones = [], []
+    score, frames = 0, 0
     for word in alignment:
         name = re.sub(r"\(\d+\)$", "", word.name)
         out_words.append({"word": name, "start": word.start, "end": word.start + word.duration})
         for phone in word:
             out_phones.append({"phone": phone.name, "start": phone.start, "end": phone.start + phone.duration})
+            if name not in ("<sil>", "<s>", "</s>") and not name.startswith("["):
+                score += phone.score
+                frames += phone.duration
     spoken = [w["word"] for w in out_words if not w["word"].startswith("<") and not w["word"].startswith("[")]
     if spoken != words:
         raise WordsDiffer(f"aligned words {spoken} differ from the transcript's {words}")
-    return out_words, out_phones
+    return out_words, out_phones, score / max(frames, 1)
 
 
 def align(decoder_for, audio, words, retry_on=(NoAlignment,)):
     """Aligns with each of BEAMS in turn until one fits: `decoder_for(index)` gives a decoder for
     BEAMS[index] that knows every word. An error of a `retry_on` type moves on to the next beams;
-    after the last, NoAlignment names the last failure."""
+    after the last, NoAlignment names the last failure.
+
+    Returns the words, the phones and the fit: the acoustic score per frame of the spoken words
+    (pocketsphinx's log base 1.0001; closer to 0 = the audio sounds more like the phones it was
+    forced onto; mispronounced or mistranscribed words score low) and which beams it took."""
     failure = None
     for index in range(len(BEAMS)):
         try:
-            return align_once(decoder_for(index), audio, words)
+            out_words, out_phones, per_frame = align_once(decoder_for(index), audio, words)
+            return out_words, out_phones, {"scorePerFrame": round(per_frame, 1), "beams": index}
         except retry_on as error:
             failure = error
     raise NoAlignment(str(failure))
