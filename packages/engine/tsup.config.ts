@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig([
   {
     // The library: pure TypeScript, no Node-only APIs, for Node (ESM + CJS) and bundlers.
-    entry: ['src/index.ts'],
+    entry: ['src/index.ts', 'src/lab.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

@@ -72,11 +72,11 @@ export function createMaterials(style: Pick<AvatarStyle, 'colors'>): Record<Mate
     // so layers of cards draw correctly in any order). Single-sided and without sheen: a masked
     // fragment is shaded before the depth test can drop it, so in software rendering every card
     // layer costs a full shade — drawing both sides with the physical sheen lobe doubled the
-    // frame (docs/benchmarks.md, "The textured built-in vs vertex colours").
+    // frame (docs/benchmarks/log/2026-11.md, "The textured built-in vs vertex colours").
     // Rough enough that the white specular of a standard material spreads into a soft sheen
     // instead of a grey veil of sky over dark hair; the warm highlight is painted into the vertex
     // colours and broken up by the strand texture. (A tinted physical specular looked a little
-    // better but cost 1.1–1.4× the frame with the default view options: docs/benchmarks.md.)
+    // better but cost 1.1–1.4× the frame with the default view options: docs/benchmarks/log/2026-11.md.)
     hairCards: new THREE.MeshStandardMaterial({
       name: 'HairCards',
       vertexColors: true,

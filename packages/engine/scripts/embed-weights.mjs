@@ -9,7 +9,7 @@ const source = join(root, 'weights', 'lipsync.bin');
 const target = join(root, 'src', 'gen', 'weights.ts');
 if (!existsSync(source)) {
   console.error(
-    `embed-weights: ${source} is missing; run \`pnpm --filter @avatar-drive/engine train\` to produce it.`,
+    `embed-weights: ${source} is missing; run \`pnpm --filter @avatar-drive/engine-lab train\` to produce it.`,
   );
   process.exit(1);
 }

@@ -55,7 +55,7 @@ const MAGIC = 0x534c4441; // "ADLS" read as little-endian uint32
 function invalid(message: string): AvatarError {
   return new AvatarError(
     'invalidRequest',
-    `${message} Pass the weights file produced by \`pnpm --filter @avatar-drive/engine train\` (weights/lipsync.bin) or omit the weights option to use the bundled ones.`,
+    `${message} Pass the weights file produced by \`pnpm --filter @avatar-drive/engine-lab train\` (weights/lipsync.bin) or omit the weights option to use the bundled ones.`,
   );
 }
 

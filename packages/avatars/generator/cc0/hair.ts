@@ -1,12 +1,13 @@
 /**
- * Noa's short hair as cards (the generator's strand texture and card strips, hair-cards.ts) on
+ * Noa's short hair as cards (the generator's strand texture and card strips, hair/cards.ts) on
  * the real scalp: roots spread over the skin inside the hairline (hairline.ts), each lock combed
  * back and down from a crown whorl, with a side parting swept to the avatar's right at the front,
  * lying over the scalp (its distance from the skull centre read off the mesh) in three layers
  * that stand a little further out each.
  */
-import { appendCard, type CardMesh, cardsPart, lockSlice } from '../hair-cards.js';
-import { type LockPoint, random } from '../locks.js';
+import { mulberry32 } from '@avatar-drive/core';
+import { appendCard, type CardMesh, cardsPart, lockSlice } from '../hair/cards.js';
+import type { LockPoint } from '../hair/locks.js';
 import { add, clamp, cross, linearRgb, mix3, norm, scale, smoothstep, sub, type V3 } from '../math.js';
 import type { Part } from '../part.js';
 import { hairCover, type Skull } from './hairline.js';
@@ -95,7 +96,7 @@ export function buildHairCards(
   const rootColor = linearRgb(colors.root);
   const tipColor = linearRgb(colors.tip);
   const mesh: CardMesh = { positions: [], colors: [], uvs: [], indices: [] };
-  const rand = random(20251128);
+  const rand = mulberry32(20251128);
   const onScalp = (d: V3, lift: number): V3 => add(skull.centre, scale(d, radius(d) + lift));
   LAYERS.forEach((layer, li) => {
     for (let c = 0; c < layer.cards; c++) {

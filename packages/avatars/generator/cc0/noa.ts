@@ -15,7 +15,7 @@ import jpeg from 'jpeg-js';
 import * as THREE from 'three';
 import { toMesh } from '../assemble.js';
 import { buildCornea, buildEye } from '../eyes.js';
-import { paintStrands, STRAND_TEXTURE } from '../hair-strands.js';
+import { paintStrands, STRAND_TEXTURE } from '../hair/strands.js';
 import { createFaceMaterial, createMaterials } from '../materials.js';
 import { linearRgb, type V3 } from '../math.js';
 import type { Part } from '../part.js';

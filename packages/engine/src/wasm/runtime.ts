@@ -1,5 +1,5 @@
 /**
- * The engine's WebAssembly module (wasm/engine.c, embedded by scripts/build-wasm.mjs): one instance
+ * The engine's WebAssembly module (csrc/engine.c, embedded by scripts/build-wasm.mjs): one instance
  * and one linear memory per JavaScript realm, shared by every driver. The memory holds the read-only
  * tables of each analysis rate and model once, and one slot per driver (its feature ring, trackers,
  * history and pitch ring, 8–10.5 KB); freeing a driver returns its slot to a free list of its size.
@@ -18,7 +18,7 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 
-/** The C functions (wasm/engine.c); pointers are byte offsets into the memory. */
+/** The C functions (csrc/engine.c); pointers are byte offsets into the memory. */
 export interface EngineExports {
   memory: WasmMemory;
   __heap_base: { value: number };

@@ -1,7 +1,7 @@
 /**
  * Writes what drivers share into the WebAssembly memory, once: the tables of an analysis rate (the
  * TypeScript path's own arrays, copied, so both paths read the same numbers) and each model's
- * parameters. The layouts are wasm/engine.c's Tables and Model structs, field by field.
+ * parameters. The layouts are csrc/engine.c's Tables and Model structs, field by field.
  */
 import { analysisTables, MEL_BANDS, NOISE_FLOOR_PRIOR } from '../features.js';
 import { inverseStd } from '../hop-history.js';
@@ -13,7 +13,7 @@ import type { WasmEngine } from './runtime.js';
 const TABLES_BYTES = 24 + 4 * (7 + 17);
 const MAX_LAYERS = 8;
 const MAX_CONTEXT = 32;
-/** Most model outputs (wasm/engine.c MAX_CLASSES). */
+/** Most model outputs (csrc/engine.c MAX_CLASSES). */
 const MAX_CLASSES = 64;
 /** Model struct: int32 fields and pointers only. */
 const MODEL_INTS =
@@ -92,7 +92,7 @@ function padded(values: Float32Array): Float32Array {
 }
 
 /**
- * A layer's out × in row-major weights in wasm/engine.c's layout: blocks of four output rows,
+ * A layer's out × in row-major weights in csrc/engine.c's layout: blocks of four output rows,
  * [block][input][row], rows past `fanOut` zero.
  */
 export function packRows(weights: Float32Array, fanIn: number, fanOut: number): Float32Array {

@@ -12,10 +12,10 @@ import { pitchFilter } from '../pitch.js';
 import { type WasmEngine, wasmEngine } from './runtime.js';
 import { acquireWasmModel, releaseWasmModel, wasmTables } from './shared-data.js';
 
-/** Samples copied into the module per call (at most wasm/engine.c D_MAX_INPUT): input longer than this goes in pieces. */
+/** Samples copied into the module per call (at most csrc/engine.c D_MAX_INPUT): input longer than this goes in pieces. */
 const SCRATCH_SAMPLES = 4096;
 
-/** Floats of room the decimator needs before its input (wasm/engine.c D_CARRY, rounded up). */
+/** Floats of room the decimator needs before its input (csrc/engine.c D_CARRY, rounded up). */
 const CARRY_ROOM = 32;
 
 /** Per engine, shared by its drivers (used within one call): PCM, input and decimated buffers, parameters. */
@@ -147,7 +147,7 @@ export class WasmHopAnalysis implements HopAnalysis {
     }
   }
 
-  /** Analyses the n samples at `at` in the module's memory, a few hops per call (wasm/engine.c slot_run). */
+  /** Analyses the n samples at `at` in the module's memory, a few hops per call (csrc/engine.c slot_run). */
   private run(at: number, n: number, onHop: () => void): void {
     if (n > 0) this.ran(this.engine.exports.slot_run(this.ptr, at, 0, n), at, n, onHop);
   }
@@ -169,7 +169,7 @@ export class WasmHopAnalysis implements HopAnalysis {
     }
   }
 
-  /** One module call: the acoustics, the pitch and the softmax are computed there (wasm/engine.c slot_frame). */
+  /** One module call: the acoustics, the pitch and the softmax are computed there (csrc/engine.c slot_frame). */
   frame(
     base: number,
     hops: number,
