@@ -43,6 +43,7 @@ export * from './relay/sequencer.js';
 export * from './rig.js';
 export * from './rtc/avatar-participant.js';
 export * from './rtc/packets.js';
+export * from './session-token.js';
 export * from './states.js';
 export * from './wire/codec.js';
 export * from './wire/extract.js';
