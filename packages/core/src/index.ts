@@ -30,6 +30,10 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './ingress/handshake.js';
+export * from './ingress/http-errors.js';
+export * from './ingress/upgrade-refusal.js';
+export * from './ingress/web-socket.js';
 export * from './lam/lam-archive.js';
 export * from './lam/splat-ply.js';
 export * from './lam/zip-reader.js';

@@ -19,6 +19,7 @@ import {
   configureSessionMessage,
   connectWithFallback,
   type ErrorPhase,
+  type IngressChannel,
   int16ToBytes,
   interruptMessage,
   isAvatarError,
@@ -26,6 +27,7 @@ import {
   isSupportedSampleRate,
   type Message,
   nearestSupportedSampleRate,
+  openIngress,
   PlaybackState,
   pauseMessage,
   type RegionEndpoints,
@@ -45,13 +47,16 @@ import { DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 import { CallbackQueue } from './callback-queue.js';
 import { type EgressOptions, egressConfigure } from './egress.js';
 import { endpointsFor } from './endpoints.js';
-import { IngressSocket } from './ingress-socket.js';
+import { type NodeWebSocket, nodeWebSocket } from './node-web-socket.js';
 import type { OggOpusWriter } from './ogg-opus-writer.js';
 import { OpusSender, opusSendOptions, type SendAudioFormat } from './opus-sending.js';
 import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
 import { RelayStream } from './relay-stream.js';
 import { createSessionMachine, type SessionState, type SessionTrigger } from './session-state.js';
 import { DEFAULT_TOKEN_TTL_SECONDS, requestSessionToken, resolveExpiry } from './session-token.js';
+
+/** A confirmed ingress connection over Node's `ws`. */
+type Ingress = IngressChannel<NodeWebSocket>;
 
 /** Largest audio payload per ClientAudioInput; bigger chunks are split (the service caps frames). */
 export const MAX_AUDIO_CHUNK_BYTES = 64 * 1024;
@@ -211,7 +216,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
   readonly #attempts: ConnectionAttempt[] = [];
   readonly #finished = new Set<string>();
   readonly #pendingAcks: PendingAck[] = [];
-  #socket: IngressSocket | undefined;
+  #socket: Ingress | undefined;
   #endpoint: ResolvedEndpoint | undefined;
   #resampler: Resampler | undefined;
   /** The bitrate when sending Ogg Opus; its encoder (loaded by start()) and the turn's stream. */
@@ -356,7 +361,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   /** Bytes queued on the WebSocket and not yet sent (watch it to pace a fast audio source). */
   get bufferedAmount(): number {
-    return this.#socket?.bufferedAmount ?? 0;
+    return this.#socket?.socket.bufferedAmount ?? 0;
   }
 
   /** Callbacks queued and not yet delivered. */
@@ -633,17 +638,25 @@ export class AvatarSession implements AvatarSessionCallbacks {
     });
   }
 
-  #open(endpoint: ResolvedEndpoint, token: string): Promise<IngressSocket> {
-    let socket: IngressSocket | undefined;
+  #open(endpoint: ResolvedEndpoint, token: string): Promise<Ingress> {
+    let socket: Ingress | undefined;
     const current = () => socket !== undefined && socket === this.#socket;
-    return IngressSocket.open(
+    const url = new URL(endpoint.ingressUrl);
+    url.searchParams.set('id', this.#options.avatarId);
+    const timeoutMs = this.#options.connectTimeoutMs ?? 10_000;
+    return openIngress(
       {
-        ingressUrl: endpoint.ingressUrl,
-        appId: this.#options.appId,
-        avatarId: this.#options.avatarId,
+        // A server sends the credentials as upgrade headers, never in the URL.
+        webSocket: nodeWebSocket({
+          headers: { 'X-App-ID': this.#options.appId, 'X-Session-Key': token },
+          handshakeTimeoutMs: timeoutMs,
+        }),
+        url: url.toString(),
+        endpoint,
         sessionToken: token,
         configure: this.#configure,
-        timeoutMs: this.#options.connectTimeoutMs ?? 10_000,
+        timeoutMs,
+        binaryType: 'nodebuffer',
       },
       {
         onMessage: (message, raw) => {
@@ -836,7 +849,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
   // ---------------------------------------------------------------- playback
 
   #playbackControl(op: 'pause' | 'resume'): Promise<PlaybackStateInfo> {
-    let socket: IngressSocket;
+    let socket: Ingress;
     try {
       socket = this.#requireConnected(`${op}()`);
       if (!socket.capabilities.includes('playback_control')) {
@@ -935,7 +948,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   // -------------------------------------------------------------- callbacks
 
-  #requireConnected(what: string): IngressSocket {
+  #requireConnected(what: string): Ingress {
     const socket = this.#socket;
     if (this.state !== 'connected' || !socket) {
       const hint =

@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+// Moved to core with the one ingress handshake; exported here as before.
+export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from '@avatar-drive/core';
 export {
   AvatarSession,
   type AvatarSessionCallbacks,
@@ -22,7 +24,6 @@ export {
   egressConfigure,
   type LiveKitEgressOptions,
 } from './egress.js';
-export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from './http-errors.js';
 export { OggOpusWriter, type OpusFrameEncoder } from './ogg-opus-writer.js';
 export { DEFAULT_OPUS_BITRATE, OPUS_SEND_RATES, type SendAudioFormat } from './opus-sending.js';
 export {

@@ -2,9 +2,15 @@
  * Session tokens: the single-use credential a client (your server, or a browser you hand it to)
  * opens one ingress WebSocket with. Minted with the app's API key, which stays on your server.
  */
-import { AvatarError, MAX_TOKEN_TTL_SECONDS, type RegionEndpoints } from '@avatar-drive/core';
+import {
+  AvatarError,
+  httpErrorToAvatarError,
+  MAX_TOKEN_TTL_SECONDS,
+  parseJsonBody,
+  type RegionEndpoints,
+  redact,
+} from '@avatar-drive/core';
 import { endpointsFor } from './endpoints.js';
-import { httpErrorToAvatarError, parseJsonBody, redact } from './http-errors.js';
 
 // The lifetime bound is core's (the service enforces the same one); exported here as before.
 export { MAX_TOKEN_TTL_SECONDS };
