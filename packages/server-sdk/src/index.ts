@@ -7,15 +7,8 @@
 
 // Moved to core with the one ingress handshake; exported here as before.
 export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from '@avatar-drive/core';
-export {
-  AvatarSession,
-  type AvatarSessionCallbacks,
-  type AvatarSessionOptions,
-  type ConnectionAttempt,
-  MAX_AUDIO_CHUNK_BYTES,
-  type PlaybackStateInfo,
-  type SessionCloseEvent,
-} from './avatar-session.js';
+export { MAX_AUDIO_CHUNK_BYTES } from './audio-turns.js';
+export { AvatarSession } from './avatar-session.js';
 export { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 export { CallbackQueue } from './callback-queue.js';
 export {
@@ -53,3 +46,10 @@ export {
   resolveExpiry,
   type SessionTokenInfo,
 } from './session-token.js';
+export type {
+  AvatarSessionCallbacks,
+  AvatarSessionOptions,
+  ConnectionAttempt,
+  PlaybackStateInfo,
+  SessionCloseEvent,
+} from './session-types.js';
