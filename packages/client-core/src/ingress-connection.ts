@@ -174,9 +174,10 @@ export class IngressConnection {
       );
     }
     const factory = this.#options.webSocket ?? globalWebSocket;
-    let channel: IngressChannel | undefined;
-    const current = () => channel !== undefined && channel === this.#channel;
-    const events = this.#sessionEvents(current);
+    // The handlers run from the confirm on, frames in the same read as it included (close()
+    // detaches them; a failed attempt's never run).
+    const events = this.#sessionEvents();
+    let channel: IngressChannel;
     try {
       channel = await openIngress(
         {
@@ -206,8 +207,8 @@ export class IngressConnection {
     return { connectionId: channel.connectionId, capabilities: channel.capabilities, endpoint };
   }
 
-  /** What the confirmed session does with frames and its close (`current`: still this session's). */
-  #sessionEvents(current: () => boolean) {
+  /** What the confirmed session does with frames and its close. */
+  #sessionEvents() {
     let reported = false;
     // A fatal ServerError is followed by a close with its code: hold it briefly so that it is
     // reported once, with the close. Any other message arriving first releases it as it is.
@@ -221,7 +222,6 @@ export class IngressConnection {
     };
     return {
       onMessage: (message: Message) => {
-        if (!current()) return;
         release();
         if (message.data.case === 'serverError') {
           const error = serverErrorToAvatarError(message.data.value, 'stream');
@@ -230,10 +230,10 @@ export class IngressConnection {
         this.#options.onMessage(message);
       },
       onBadFrame: (error: AvatarError) => {
-        if (current()) logger.error('dropping a malformed frame from the ingress:', error);
+        logger.error('dropping a malformed frame from the ingress:', error);
       },
       onClose: (code: number, reason: string) => {
-        if (!current() || reported || this.#closedByUser) return;
+        if (reported || this.#closedByUser) return;
         reported = true;
         this.#channel = undefined;
         const fatal = held?.error.closeCode === code ? held!.error : undefined;
