@@ -9,8 +9,9 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'avatar-drive';
 const AUDIENCE = 'driveningress';
-/** Tokens may live at most 24 h. */
-export const MAX_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+/** Tokens may live at most 24 h (the bound is core's, shared with the server SDK). */
+export { MAX_TOKEN_TTL_SECONDS } from '@avatar-drive/core';
 
 /** What a verified session token says. */
 export interface SessionTokenClaims {

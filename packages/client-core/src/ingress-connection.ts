@@ -14,33 +14,31 @@ import {
   CloseCode,
   configureSessionMessage,
   connectWithFallback,
-  decodeMessage,
-  encodeMessage,
+  type HandshakeTexts,
+  type IngressChannel,
   ingressUrlWithAuth,
-  isRetryableCloseCode,
   type Message,
+  openIngress,
   type ReconnectPolicy,
   type ResolvedEndpoint,
   resolveReconnectPolicy,
   serverErrorToAvatarError,
+  type WebSocketFactory,
+  type WebSocketLike,
 } from '@avatar-drive/core';
 import { logger } from './logger.js';
-import { refusedUpgradeError, upgradeStatus } from './upgrade-refusal.js';
 
-/** The subset of the WHATWG WebSocket the connection uses (browsers, React Native, `ws`). */
-export interface WebSocketLike {
-  binaryType: string;
-  readonly readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  send(data: Uint8Array): void;
-  close(code?: number, reason?: string): void;
-}
+// The socket types live in core (one handshake for every SDK); exported here as before.
+export type { WebSocketFactory, WebSocketLike };
 
-/** Creates a WebSocket for a URL. */
-export type WebSocketFactory = (url: string) => WebSocketLike;
+/** This SDK's words in the handshake's errors: how a browser app gets a fresh token. */
+const TEXTS: HandshakeTexts = {
+  unreachable: (endpoint) =>
+    `Could not connect to the ingress at ${endpoint.ingressUrl} (${endpoint.region}). If the service is up, the session token may be expired, invalid or already used: mint a fresh one and call AvatarSDK.setSessionToken() before start().`,
+  timeout: (endpoint) =>
+    `The ingress at ${endpoint.region} did not confirm the session in time; retrying elsewhere.`,
+  expiredToken: 'Mint a fresh one on your server and set AvatarSDK.sessionToken before start().',
+};
 
 /** Options of {@link IngressConnection}. */
 export interface IngressConnectionOptions {
@@ -80,14 +78,15 @@ export interface ConfirmedSession {
   endpoint: ResolvedEndpoint;
 }
 
-const OPEN = 1;
 /** How long a mid-session ServerError waits for the close that may follow it. */
 const HOLD_SERVER_ERROR_MS = 200;
 
 /** A driveningress.v2 client session with region fallback. */
 export class IngressConnection {
   readonly #options: IngressConnectionOptions;
-  #ws: WebSocketLike | undefined;
+  /** The socket of the attempt in progress (closed by close() while connecting). */
+  #connecting: WebSocketLike | undefined;
+  #channel: IngressChannel | undefined;
   #closedByUser = false;
   #confirmed: ConfirmedSession | undefined;
 
@@ -132,8 +131,8 @@ export class IngressConnection {
 
   /** Sends one message on the confirmed session. */
   send(message: Message): void {
-    const ws = this.#ws;
-    if (!this.#confirmed || !ws || ws.readyState !== OPEN) {
+    const channel = this.#channel;
+    if (!this.#confirmed || !channel?.open) {
       throw new AvatarError(
         'invalidState',
         'Not connected: call controller.start() and wait for "connected".',
@@ -142,149 +141,74 @@ export class IngressConnection {
         },
       );
     }
-    ws.send(encodeMessage(message));
+    channel.send(message);
   }
 
   /** Closes the session normally (no retry, no onClosed error). */
   close(): void {
     this.#closedByUser = true;
-    const ws = this.#ws;
-    this.#ws = undefined;
-    if (ws) {
-      ws.onmessage = null;
-      ws.onclose = null;
-      ws.onerror = null;
-      ws.onopen = null;
-      try {
-        ws.close(CloseCode.Normal, 'client closed');
-      } catch {
-        // Already closing.
-      }
+    const channel = this.#channel;
+    this.#channel = undefined;
+    if (channel) {
+      channel.detach();
+      channel.close(CloseCode.Normal, 'client closed');
+    }
+    // An attempt in progress fails at once; the connect loop sees close() and stops.
+    const connecting = this.#connecting;
+    this.#connecting = undefined;
+    try {
+      connecting?.close(CloseCode.Normal, 'client closed');
+    } catch {
+      // Already closing.
     }
   }
 
-  #attempt(endpoint: ResolvedEndpoint): Promise<ConfirmedSession> {
+  async #attempt(endpoint: ResolvedEndpoint): Promise<ConfirmedSession> {
     const { appId, avatarId, sampleRate } = this.#options;
     const sessionKey = this.#options.token();
     if (!sessionKey) {
-      return Promise.reject(
-        new AvatarError(
-          'sessionTokenInvalid',
-          'No session token: mint one on your server (POST /v1/console/session-tokens) and call AvatarSDK.setSessionToken(token) before start().',
-          { retryable: false, phase: 'connect' },
-        ),
+      throw new AvatarError(
+        'sessionTokenInvalid',
+        'No session token: mint one on your server (POST /v1/console/session-tokens) and call AvatarSDK.setSessionToken(token) before start().',
+        { retryable: false, phase: 'connect' },
       );
     }
-    const url = ingressUrlWithAuth(endpoint.ingressUrl, { avatarId, appId, sessionKey });
     const factory = this.#options.webSocket ?? globalWebSocket;
-    return new Promise<ConfirmedSession>((resolve, reject) => {
-      let ws: WebSocketLike;
-      try {
-        ws = factory(url);
-      } catch (cause) {
-        reject(
-          cause instanceof AvatarError
-            ? cause
-            : new AvatarError('connectionFailed', `Cannot open a WebSocket to ${endpoint.ingressUrl}.`, {
-                cause,
-              }),
-        );
-        return;
-      }
-      this.#ws = ws;
-      ws.binaryType = 'arraybuffer';
-      let settled = false;
-      let serverError: AvatarError | undefined;
-      const timer = setTimeout(() => {
-        fail(
-          new AvatarError(
-            'connectionFailed',
-            `The ingress at ${endpoint.region} did not confirm the session in time; retrying elsewhere.`,
-            { retryable: true, phase: 'connect' },
-          ),
-        );
-        ws.close(CloseCode.InvalidRequest, 'confirm timeout');
-      }, this.#options.confirmTimeoutMs ?? 10_000);
-      const fail = (error: AvatarError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        ws.onmessage = null;
-        ws.onclose = null;
-        ws.onerror = null;
-        if (this.#ws === ws) this.#ws = undefined;
-        reject(error);
-      };
-      ws.onopen = () => {
-        try {
-          ws.send(encodeMessage(configureSessionMessage({ sampleRate })));
-        } catch (cause) {
-          fail(toAvatarError(cause));
-        }
-      };
-      let refusedStatus: number | undefined;
-      ws.onerror = (event) => {
-        // The close event that follows carries the code; some platforms say the HTTP status here.
-        refusedStatus ??= upgradeStatus(event);
-      };
-      ws.onmessage = (event) => {
-        let message: Message;
-        try {
-          message = decodeMessage(event.data);
-        } catch (error) {
-          fail(toAvatarError(error));
-          ws.close(CloseCode.ProtocolError, 'protocol error');
-          return;
-        }
-        if (!settled && message.data.case === 'serverConfirmSession') {
-          settled = true;
-          clearTimeout(timer);
-          const confirmed: ConfirmedSession = {
-            connectionId: message.data.value.connectionId,
-            capabilities: [...message.data.value.capabilities],
-            endpoint,
-          };
-          this.#wire(ws);
-          resolve(confirmed);
-        } else if (!settled && message.data.case === 'serverError') {
-          // A close with the same code follows; keep the server's (more specific) message.
-          serverError = serverErrorToAvatarError(message.data.value, 'connect');
-        }
-      };
-      ws.onclose = (event) => {
-        const refusal =
-          serverError === undefined && event.code === CloseCode.Abnormal
-            ? refusedUpgradeError(refusedStatus, sessionKey, endpoint)
-            : undefined;
-        if (refusal) {
-          fail(refusal);
-          return;
-        }
-        const error =
-          serverError ??
-          (event.code === CloseCode.Abnormal
-            ? new AvatarError(
-                'connectionFailed',
-                `Could not connect to the ingress at ${endpoint.ingressUrl} (${endpoint.region}). If the service is up, the session token may be expired, invalid or already used: mint a fresh one and call AvatarSDK.setSessionToken() before start().`,
-                { closeCode: CloseCode.Abnormal, retryable: true, phase: 'connect' },
-              )
-            : AvatarError.fromClose(event.code, event.reason, 'connect'));
-        const retryable = isRetryableCloseCode(event.code);
-        fail(
-          error.retryable === retryable
-            ? error
-            : new AvatarError(error.code, error.message, {
-                retryable,
-                closeCode: event.code,
-                phase: 'connect',
-                ...(error.details !== undefined && { details: error.details }),
-              }),
-        );
-      };
-    });
+    // The handlers run from the confirm on, frames in the same read as it included (close()
+    // detaches them; a failed attempt's never run).
+    const events = this.#sessionEvents();
+    let channel: IngressChannel;
+    try {
+      channel = await openIngress(
+        {
+          webSocket: (url) => {
+            const ws = factory(url);
+            this.#connecting = ws;
+            return ws;
+          },
+          url: ingressUrlWithAuth(endpoint.ingressUrl, { avatarId, appId, sessionKey }),
+          endpoint,
+          sessionToken: sessionKey,
+          configure: configureSessionMessage({ sampleRate }),
+          timeoutMs: this.#options.confirmTimeoutMs ?? 10_000,
+          texts: TEXTS,
+        },
+        events,
+      );
+    } finally {
+      this.#connecting = undefined;
+    }
+    if (this.#closedByUser) {
+      channel.detach();
+      channel.close(CloseCode.Normal, 'client closed');
+    } else {
+      this.#channel = channel;
+    }
+    return { connectionId: channel.connectionId, capabilities: channel.capabilities, endpoint };
   }
 
-  #wire(ws: WebSocketLike): void {
+  /** What the confirmed session does with frames and its close. */
+  #sessionEvents() {
     let reported = false;
     // A fatal ServerError is followed by a close with its code: hold it briefly so that it is
     // reported once, with the close. Any other message arriving first releases it as it is.
@@ -296,37 +220,35 @@ export class IngressConnection {
       clearTimeout(timer);
       if (!this.#closedByUser) this.#options.onServerError?.(error);
     };
-    ws.onmessage = (event) => {
-      let message: Message;
-      try {
-        message = decodeMessage(event.data);
-      } catch (error) {
-        logger.error('dropping a malformed frame from the ingress:', error);
-        return;
-      }
-      release();
-      if (message.data.case === 'serverError') {
-        const error = serverErrorToAvatarError(message.data.value, 'stream');
-        held = { error, timer: setTimeout(release, HOLD_SERVER_ERROR_MS) };
-      }
-      this.#options.onMessage(message);
-    };
-    ws.onclose = (event) => {
-      if (reported || this.#closedByUser) return;
-      reported = true;
-      this.#ws = undefined;
-      const fatal = held?.error.closeCode === event.code ? held!.error : undefined;
-      if (fatal) {
-        clearTimeout(held!.timer);
-        held = undefined;
-      } else {
+    return {
+      onMessage: (message: Message) => {
         release();
-      }
-      if (event.code === CloseCode.Normal) {
-        this.#options.onClosed(undefined);
-        return;
-      }
-      this.#options.onClosed(fatal ?? AvatarError.fromClose(event.code, event.reason, 'stream'));
+        if (message.data.case === 'serverError') {
+          const error = serverErrorToAvatarError(message.data.value, 'stream');
+          held = { error, timer: setTimeout(release, HOLD_SERVER_ERROR_MS) };
+        }
+        this.#options.onMessage(message);
+      },
+      onBadFrame: (error: AvatarError) => {
+        logger.error('dropping a malformed frame from the ingress:', error);
+      },
+      onClose: (code: number, reason: string) => {
+        if (reported || this.#closedByUser) return;
+        reported = true;
+        this.#channel = undefined;
+        const fatal = held?.error.closeCode === code ? held!.error : undefined;
+        if (fatal) {
+          clearTimeout(held!.timer);
+          held = undefined;
+        } else {
+          release();
+        }
+        if (code === CloseCode.Normal) {
+          this.#options.onClosed(undefined);
+          return;
+        }
+        this.#options.onClosed(fatal ?? AvatarError.fromClose(code, reason, 'stream'));
+      },
     };
   }
 }

@@ -9,9 +9,8 @@
  * the service's defaults, `end` flushes the utterance (adaptation carries over), a new utterance
  * while one is open, or a cancel of the open one, resets the driver.
  */
-import { isAvatarError } from '@avatar-drive/core';
+import { isAvatarError, packDriveFrames } from '@avatar-drive/core';
 import { createDriver, type Driver } from '@avatar-drive/engine';
-import { packFrames } from '../src/local/frame-packing.js';
 import type { FromEngineWorker, ToEngineWorker } from '../src/local/worker-protocol.js';
 
 interface WorkerScope {
@@ -45,7 +44,7 @@ function handle(message: ToEngineWorker): void {
       const frames = message.pcm.length > 0 ? driver.push(message.pcm) : [];
       if (message.end) frames.push(...driver.end());
       if (frames.length === 0 && !message.end) return;
-      const data = packFrames(frames);
+      const data = packDriveFrames(frames);
       scope.postMessage({ op: 'frames', id: message.id, data, end: message.end }, [data.buffer]);
       return;
     }

@@ -30,6 +30,10 @@ export {
   ServerResponseAnimationSchema,
   TransportCompression,
 } from './gen/driveningress/v2/driveningress_pb.js';
+export * from './ingress/handshake.js';
+export * from './ingress/http-errors.js';
+export * from './ingress/upgrade-refusal.js';
+export * from './ingress/web-socket.js';
 export * from './lam/lam-archive.js';
 export * from './lam/splat-ply.js';
 export * from './lam/zip-reader.js';
@@ -43,6 +47,7 @@ export * from './relay/sequencer.js';
 export * from './rig.js';
 export * from './rtc/avatar-participant.js';
 export * from './rtc/packets.js';
+export * from './session-token.js';
 export * from './states.js';
 export * from './wire/codec.js';
 export * from './wire/extract.js';

@@ -148,6 +148,67 @@ export interface DriveFrame {
   translation: Float32Array;
 }
 
+/**
+ * Floats of one packed drive frame: its `index`, then every field in {@link FRAME_LAYOUT}
+ * order (88 for `arkit-52`). Derived from the layout, so a rig change moves it too.
+ */
+export const PACKED_DRIVE_FRAME_FLOATS: number =
+  1 + DRIVE_FRAME_FIELDS.reduce((sum, field) => sum + FRAME_LAYOUT[field], 0);
+
+/**
+ * Packs `frames` into `out` from float `offset` on (index, then the fields in
+ * {@link FRAME_LAYOUT} order, frame after frame) and returns the offset after them. The packed
+ * form crosses a worker boundary as one transferable buffer instead of eight typed arrays per
+ * frame; float32 in, the same float32 out.
+ *
+ * @example
+ * ```ts
+ * const out = new Float32Array(2 * PACKED_DRIVE_FRAME_FLOATS);
+ * const end = packDriveFramesInto([createDriveFrame(0), createDriveFrame(1)], out, 0);
+ * ```
+ */
+export function packDriveFramesInto(
+  frames: readonly DriveFrame[],
+  out: Float32Array,
+  offset: number,
+): number {
+  let at = offset;
+  for (const frame of frames) {
+    out[at++] = frame.index;
+    for (const field of DRIVE_FRAME_FIELDS) {
+      out.set(frame[field], at);
+      at += FRAME_LAYOUT[field];
+    }
+  }
+  return at;
+}
+
+/** Packs `frames` into a new buffer of `frames.length` × {@link PACKED_DRIVE_FRAME_FLOATS} floats. */
+export function packDriveFrames(frames: readonly DriveFrame[]): Float32Array {
+  const out = new Float32Array(frames.length * PACKED_DRIVE_FRAME_FLOATS);
+  packDriveFramesInto(frames, out, 0);
+  return out;
+}
+
+/**
+ * Inverse of {@link packDriveFramesInto}: the whole frames in `packed`, whose fields are views
+ * into it (no copy). A trailing partial frame is ignored.
+ */
+export function unpackDriveFrames(packed: Float32Array): DriveFrame[] {
+  const frames: DriveFrame[] = [];
+  for (let at = 0; at + PACKED_DRIVE_FRAME_FLOATS <= packed.length; at += PACKED_DRIVE_FRAME_FLOATS) {
+    const frame = { index: packed[at]! } as DriveFrame;
+    let p = at + 1;
+    for (const field of DRIVE_FRAME_FIELDS) {
+      const length = FRAME_LAYOUT[field];
+      frame[field] = packed.subarray(p, p + length);
+      p += length;
+    }
+    frames.push(frame);
+  }
+  return frames;
+}
+
 /** A neutral frame: relaxed closed mouth, head still, eyes open. */
 export function createDriveFrame(index = 0): DriveFrame {
   return {

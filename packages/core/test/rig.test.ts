@@ -15,8 +15,14 @@ import {
   frameAtSample,
   frameCountForSamples,
   frameSampleRange,
+  MAX_TOKEN_TTL_SECONDS,
+  PACKED_DRIVE_FRAME_FLOATS,
+  packDriveFrames,
+  packDriveFramesInto,
   SUPPORTED_SAMPLE_RATES,
   samplesPerFrame,
+  tokenExpiry,
+  unpackDriveFrames,
   VISEME_INDEX,
   VISEMES,
   wire,
@@ -172,5 +178,53 @@ describe('frame ⇄ sample ranges', () => {
     ]) {
       expect(fn).toThrow(expect.objectContaining({ code: 'invalidRequest' }));
     }
+  });
+});
+
+describe('drive frames packed for a worker', () => {
+  it('derives its size from FRAME_LAYOUT and round-trips index and every field, float32 for float32', () => {
+    expect(PACKED_DRIVE_FRAME_FLOATS).toBe(1 + Object.values(FRAME_LAYOUT).reduce((a, b) => a + b, 0));
+    expect(PACKED_DRIVE_FRAME_FLOATS).toBe(88);
+    const frames = [4, 5, 6].map((k) => {
+      const frame = createDriveFrame(k);
+      for (const field of FIELDS)
+        for (let i = 0; i < frame[field].length; i++)
+          frame[field][i] = Math.fround(Math.sin(k * 100 + i) / 3);
+      return frame;
+    });
+    const packed = packDriveFrames(frames);
+    expect(packed.length).toBe(3 * PACKED_DRIVE_FRAME_FLOATS);
+    const back = unpackDriveFrames(packed);
+    expect(back.map((f) => f.index)).toEqual([4, 5, 6]);
+    for (let k = 0; k < 3; k++)
+      for (const field of FIELDS) expect(Array.from(back[k]![field])).toEqual(Array.from(frames[k]![field]));
+    // Views, not copies: a worker's buffer is read in place.
+    expect(back[1]!.visemes.buffer).toBe(packed.buffer);
+    expect(unpackDriveFrames(new Float32Array(0))).toEqual([]);
+    expect(unpackDriveFrames(packed.subarray(0, PACKED_DRIVE_FRAME_FLOATS + 5))).toHaveLength(1);
+  });
+
+  it('packs into a shared buffer at an offset, batch after batch', () => {
+    const out = new Float32Array(3 * PACKED_DRIVE_FRAME_FLOATS + 2);
+    let at = packDriveFramesInto([createDriveFrame(0)], out, 2);
+    expect(at).toBe(2 + PACKED_DRIVE_FRAME_FLOATS);
+    at = packDriveFramesInto([createDriveFrame(1), createDriveFrame(2)], out, at);
+    expect(at).toBe(out.length);
+    expect(unpackDriveFrames(out.subarray(2)).map((f) => f.index)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('session token facts', () => {
+  it('bounds a token lifetime at 24 h and reads a JWT exp claim; anything else is unknown', () => {
+    expect(MAX_TOKEN_TTL_SECONDS).toBe(86_400);
+    const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    expect(tokenExpiry(`${b64url({ alg: 'HS256' })}.${b64url({ exp: 1_700_000_000 })}.sig`)).toBe(
+      1_700_000_000,
+    );
+    expect(tokenExpiry(`${b64url({})}.${b64url({ exp: 'soon' })}.sig`)).toBeUndefined();
+    expect(
+      tokenExpiry(`${b64url({})}.${Buffer.from([0xff, 0xfe]).toString('base64url')}.sig`),
+    ).toBeUndefined();
+    expect(tokenExpiry('opaque')).toBeUndefined();
   });
 });

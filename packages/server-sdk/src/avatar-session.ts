@@ -8,172 +8,49 @@
  *
  * Callbacks are delivered in order, one at a time (a callback returning a promise holds the
  * next one back); a callback that throws is reported through `onError` and delivery goes on.
+ *
+ * A façade over one module per job (options, tokens, connecting, turns, Host relay, playback
+ * acks); what stays here is the connection's state machine and the order of callbacks.
  */
-import { randomUUID } from 'node:crypto';
 import {
-  AudioFormat,
   AvatarError,
   assertPcmChunk,
   audioInputMessage,
   CloseCode,
-  configureSessionMessage,
-  connectWithFallback,
-  type ErrorPhase,
-  int16ToBytes,
   interruptMessage,
-  isAvatarError,
   isRetryableCloseCode,
-  isSupportedSampleRate,
   type Message,
-  nearestSupportedSampleRate,
-  PlaybackState,
   pauseMessage,
-  type RegionEndpoints,
-  RelayEncoder,
-  Resampler,
   type ResolvedEndpoint,
-  resolveReconnectPolicy,
-  responseAnimationBytes,
   resumeMessage,
   type StateMachine,
-  SUPPORTED_SAMPLE_RATES,
   serverErrorToAvatarError,
   shouldReconnectAfterDrop,
-  validateAudioFormat,
 } from '@avatar-drive/core';
-import { DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
+import { AudioTurns, sendPieces } from './audio-turns.js';
 import { CallbackQueue } from './callback-queue.js';
-import { type EgressOptions, egressConfigure } from './egress.js';
-import { endpointsFor } from './endpoints.js';
-import { IngressSocket } from './ingress-socket.js';
-import type { OggOpusWriter } from './ogg-opus-writer.js';
-import { OpusSender, opusSendOptions, type SendAudioFormat } from './opus-sending.js';
-import { encodeRelayControl, type RelayControl, type RelayEvent } from './relay-events.js';
-import { RelayStream } from './relay-stream.js';
-import { createSessionMachine, type SessionState, type SessionTrigger } from './session-state.js';
-import { DEFAULT_TOKEN_TTL_SECONDS, requestSessionToken, resolveExpiry } from './session-token.js';
-
-/** Largest audio payload per ClientAudioInput; bigger chunks are split (the service caps frames). */
-export const MAX_AUDIO_CHUNK_BYTES = 64 * 1024;
-
-/** A playback state the service reported (`ServerPlaybackState`). */
-export interface PlaybackStateInfo {
-  reqId: string;
-  state: 'playing' | 'paused' | 'ended' | 'interrupted';
-  /** Milliseconds of the request's audio played so far. */
-  playedMs: number;
-  /** `explicit`, `preempted`, `pause_timeout`, or empty. */
-  reason: string;
-}
-
-/** What `onClose` receives. */
-export interface SessionCloseEvent {
-  /** WebSocket close code (1000 after `close()`). */
-  code: number;
-  reason: string;
-  /** Why the session ended, unless `close()` ended it. */
-  error?: AvatarError;
-}
-
-/** One connection attempt (for diagnostics and tests). */
-export interface ConnectionAttempt {
-  region: string;
-  ingressUrl: string;
-  /** Milliseconds since the epoch when the attempt started. */
-  startedAt: number;
-  /** The failure, if the attempt failed. */
-  error?: AvatarError;
-}
-
-/** The callbacks of an {@link AvatarSession}. */
-export interface AvatarSessionCallbacks {
-  /** Host mode: the relay audio message for a chunk you sent (core relay format, for `yieldAudioData`). */
-  onAudio?: (
-    encoded: Uint8Array,
-    info: { conversationId: string; last: boolean; sampleRate: number },
-  ) => unknown;
-  /** Host mode: a relay animation message (for `yieldFramesData`); `isLast` closes the conversation's animation. */
-  onFrames?: (encoded: Uint8Array, isLast: boolean, info: { conversationId: string }) => unknown;
-  /** The service's playback states (playing, paused, ended, interrupted). */
-  onPlaybackState?: (state: PlaybackStateInfo) => unknown;
-  /** Every error: `code`, `phase`, `retryable`, `closeCode`. Retryable drops are followed by a reconnect. */
-  onError?: (error: AvatarError) => unknown;
-  /** Exactly once, when the session is over. */
-  onClose?: (event: SessionCloseEvent) => unknown;
-  /** Every connection state change. */
-  onStateChange?: (to: SessionState, from: SessionState) => unknown;
-}
-
-/** Options of {@link AvatarSession}. */
-export interface AvatarSessionOptions extends AvatarSessionCallbacks {
-  /** The avatar to drive. */
-  avatarId: string;
-  /** Your app ID (public). */
-  appId: string;
-  /** Your API key (server-side only): a fresh session token is minted for every connection attempt. */
-  apiKey?: string;
-  /**
-   * A session token, or a function returning one per connection attempt (tokens are single-use:
-   * a static string allows one connection, so reconnecting needs `apiKey` or a function).
-   */
-  sessionToken?: string | (() => string | Promise<string>);
-  /** Primary region (default `ap-northeast`). */
-  region?: string;
-  /** Backup region for a retryable connect failure; default the other built-in region; `null` for none. */
-  backupRegion?: string | null;
-  /** Your own region map (replaces/extends the built-in defaults). */
-  regions?: Readonly<Record<string, RegionEndpoints>>;
-  /** Explicit URLs (win over `region`); a missing one is derived from the other. */
-  consoleUrl?: string;
-  ingressUrl?: string;
-  /** Sample rate of the PCM you pass to `sendAudio`. */
-  sampleRate: number;
-  /**
-   * Resample `sendAudio` input before sending: `true` to the nearest supported rate at or above
-   * `sampleRate`, or `{ to: rate }`. Without it, `sampleRate` must be supported.
-   */
-  resample?: boolean | { to: number };
-  /**
-   * What goes to the service: `'pcm_s16le'` (default), or `'ogg_opus'` — the SDK encodes each
-   * turn to one Ogg Opus stream (needs the optional peer dependency `@evan/opus`; the sent rate
-   * must be 8000, 16000, 24000 or 48000 Hz). `sendAudio` still takes PCM, and a Host-mode relay
-   * still carries PCM to the browser.
-   */
-  audioFormat?: SendAudioFormat;
-  /** Opus bitrate in bit/s with `audioFormat: 'ogg_opus'` (default 24000). */
-  opusBitrate?: number;
-  /** RTC mode: where the service publishes the avatar. Without it: Host mode. */
-  egress?: EgressOptions;
-  /** Retry policy; `false` for a single attempt and no reconnect. */
-  reconnect?: ReconnectOptions | false;
-  /** Upgrade + confirmation deadline per attempt, ms (default 10000). */
-  connectTimeoutMs?: number;
-  /** Lifetime of tokens minted with `apiKey`, seconds (default 600). */
-  tokenTtlSeconds?: number;
-  /** Deadline for the service's answer to pause()/resume(), ms (default 5000). */
-  ackTimeoutMs?: number;
-}
-
-interface PendingAck {
-  op: 'pause' | 'resume';
-  reqId: string;
-  resolve: (state: PlaybackStateInfo) => void;
-  reject: (error: AvatarError) => void;
-  timer: NodeJS.Timeout;
-}
-
-const STATE_NAMES: Record<number, PlaybackStateInfo['state'] | undefined> = {
-  [PlaybackState.PLAYING]: 'playing',
-  [PlaybackState.PAUSED]: 'paused',
-  [PlaybackState.ENDED]: 'ended',
-  [PlaybackState.INTERRUPTED]: 'interrupted',
-};
-
-/** How long a ServerError waits for the close that may follow it (to report both as one). */
-const HOLD_SERVER_ERROR_MS = 200;
-
-/** Requests remembered as interrupted or finished (their late animation is dropped). */
-const REMEMBERED_REQUESTS = 256;
+import { HostRelay } from './host-relay.js';
+import { type Ingress, IngressConnector, toAvatarError } from './ingress-connector.js';
+import { OpusSender } from './opus-sending.js';
+import { PlaybackAcks, type PlaybackOp, playbackStateInfo } from './playback-control.js';
+import type { RelayControl } from './relay-events.js';
+import type { RelayStream } from './relay-stream.js';
+import { ServerErrorHold } from './server-error-hold.js';
+import { type ResolvedSessionOptions, resolveSessionOptions } from './session-options.js';
+import {
+  createSessionMachine,
+  notConnectedError,
+  type SessionState,
+  type SessionTrigger,
+} from './session-state.js';
+import type {
+  AvatarSessionCallbacks,
+  AvatarSessionOptions,
+  ConnectionAttempt,
+  PlaybackStateInfo,
+  SessionCloseEvent,
+} from './session-types.js';
+import { TokenSource } from './token-source.js';
 
 /**
  * One connection to the driving service (single-use: after `close()` make a new one).
@@ -197,116 +74,37 @@ export class AvatarSession implements AvatarSessionCallbacks {
   onClose?: AvatarSessionCallbacks['onClose'];
   onStateChange?: AvatarSessionCallbacks['onStateChange'];
 
-  readonly #options: AvatarSessionOptions;
-  readonly #endpoints: ResolvedEndpoint[];
-  readonly #reconnect: Required<ReconnectOptions>;
+  readonly #resolved: ResolvedSessionOptions;
   readonly #machine: StateMachine<SessionState, SessionTrigger>;
   readonly #queue: CallbackQueue;
-  readonly #configure: Message;
-  readonly #hostMode: boolean;
-  readonly #inputRate: number;
-  readonly #sampleRate: number;
-  readonly #relayEncoder = new RelayEncoder();
-  readonly #relayStreams = new Set<RelayStream>();
-  readonly #attempts: ConnectionAttempt[] = [];
-  readonly #finished = new Set<string>();
-  readonly #pendingAcks: PendingAck[] = [];
-  #socket: IngressSocket | undefined;
+  readonly #connector: IngressConnector;
+  readonly #relay: HostRelay;
+  readonly #turns: AudioTurns;
+  readonly #acks: PlaybackAcks;
+  #socket: Ingress | undefined;
   #endpoint: ResolvedEndpoint | undefined;
-  #resampler: Resampler | undefined;
-  /** The bitrate when sending Ogg Opus; its encoder (loaded by start()) and the turn's stream. */
-  readonly #opusBitrate: number | undefined;
-  #opus: OpusSender | undefined;
-  #opusTurn: OggOpusWriter | undefined;
-  #openReqId: string | undefined;
-  #latestReqId: string | undefined;
-  /** A turn interrupted before its end chunk: its remaining input is dropped (see sendAudio). */
-  #interruptedTurn: string | undefined;
-  #heldError: { error: AvatarError; timer: NodeJS.Timeout } | undefined;
+  /** A ServerError waiting for the close that may follow it (to report both as one). */
+  readonly #heldError = new ServerErrorHold((error) => this.#deliverError(error));
   #closeEvent: SessionCloseEvent | undefined;
   #closedPromise: Promise<SessionCloseEvent>;
   #resolveClosed!: (event: SessionCloseEvent) => void;
-  #wakeSleep: (() => void) | undefined;
 
   /** @throws AvatarError `invalidRequest`, `unsupportedSampleRate`, `invalidEgressConfig` for bad options. */
   constructor(options: AvatarSessionOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new AvatarError(
-        'invalidRequest',
-        'new AvatarSession() takes an options object: { avatarId, appId, apiKey, sampleRate }.',
-      );
-    }
-    for (const field of ['avatarId', 'appId'] as const) {
-      if (typeof options[field] !== 'string' || options[field].trim() === '') {
-        throw new AvatarError('invalidRequest', `${field} is required: pass it as a non-empty string.`, {
-          phase: 'initialize',
-        });
-      }
-    }
-    if (options.apiKey === undefined && options.sessionToken === undefined) {
-      throw new AvatarError(
-        'invalidRequest',
-        'Pass apiKey (your server mints a token per connection) or sessionToken (a token, or a function returning one).',
-        { phase: 'initialize' },
-      );
-    }
-    if (
-      options.apiKey !== undefined &&
-      (typeof options.apiKey !== 'string' || options.apiKey.trim() === '')
-    ) {
-      throw new AvatarError('invalidRequest', 'apiKey must be a non-empty string.', { phase: 'initialize' });
-    }
-    const tokenType = typeof options.sessionToken;
-    if (options.sessionToken !== undefined && tokenType !== 'string' && tokenType !== 'function') {
-      throw new AvatarError('invalidRequest', 'sessionToken must be a string or a function returning one.', {
-        phase: 'initialize',
-      });
-    }
-    if (options.tokenTtlSeconds !== undefined) resolveExpiry({ ttlSeconds: options.tokenTtlSeconds });
-    this.#options = { ...options };
-    this.#endpoints = endpointsFor(options);
-    const reconnect: ReconnectOptions =
-      options.reconnect === false ? { maxAttempts: 1, afterDrop: false } : { ...options.reconnect };
-    this.#reconnect = {
-      ...resolveReconnectPolicy(reconnect),
-      afterDrop: reconnect.afterDrop ?? DEFAULT_RECONNECT.afterDrop,
-    };
-
-    this.#inputRate = options.sampleRate;
-    if (options.resample) {
-      if (
-        typeof options.sampleRate !== 'number' ||
-        !Number.isInteger(options.sampleRate) ||
-        options.sampleRate <= 0
-      ) {
-        throw new AvatarError(
-          'invalidRequest',
-          `sampleRate must be a positive whole number of Hz, got ${String(options.sampleRate)}.`,
-        );
-      }
-      const target =
-        options.resample === true ? nearestSupportedSampleRate(options.sampleRate) : options.resample.to;
-      this.#sampleRate = validateAudioFormat({ sampleRate: target });
-    } else {
-      if (!isSupportedSampleRate(options.sampleRate)) {
-        throw new AvatarError(
-          'unsupportedSampleRate',
-          `sampleRate ${String(options.sampleRate)} Hz is not supported by the service (${SUPPORTED_SAMPLE_RATES.join(', ')}). Pass resample: true to have the SDK resample, or resample yourself.`,
-          { phase: 'initialize' },
-        );
-      }
-      this.#sampleRate = options.sampleRate;
-    }
-    this.#hostMode = options.egress === undefined;
-    this.#opusBitrate = opusSendOptions(options.audioFormat, options.opusBitrate, this.#sampleRate);
-    this.#configure = configureSessionMessage({
-      sampleRate: this.#sampleRate,
-      ...(this.#opusBitrate !== undefined && {
-        audioFormat: AudioFormat.OGG_OPUS,
-        bitrate: this.#opusBitrate,
-      }),
-      ...egressConfigure(options.egress),
+    const resolved = resolveSessionOptions(options);
+    this.#resolved = resolved;
+    this.#connector = new IngressConnector({
+      endpoints: resolved.endpoints,
+      reconnect: resolved.reconnect,
+      appId: options.appId,
+      avatarId: options.avatarId,
+      configure: resolved.configure,
+      timeoutMs: options.connectTimeoutMs ?? 10_000,
+      tokens: new TokenSource({ ...options }),
     });
+    this.#turns = new AudioTurns(resolved.inputRate, resolved.sampleRate);
+    this.#acks = new PlaybackAcks(options.ackTimeoutMs ?? 5000);
+    this.#relay = new HostRelay((error) => this.#reportCallbackError('relay event listener', error));
 
     this.onAudio = options.onAudio;
     this.onFrames = options.onFrames;
@@ -346,17 +144,17 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   /** Rate of the audio sent to the service (after resampling). */
   get sampleRate(): number {
-    return this.#sampleRate;
+    return this.#resolved.sampleRate;
   }
 
   /** Every connection attempt so far, in order. */
   get attempts(): readonly ConnectionAttempt[] {
-    return this.#attempts;
+    return this.#connector.attempts;
   }
 
   /** Bytes queued on the WebSocket and not yet sent (watch it to pace a fast audio source). */
   get bufferedAmount(): number {
-    return this.#socket?.bufferedAmount ?? 0;
+    return this.#socket?.socket.bufferedAmount ?? 0;
   }
 
   /** Callbacks queued and not yet delivered. */
@@ -380,7 +178,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
    * @throws AvatarError `invalidState` in RTC mode or after the session closed.
    */
   relay(): RelayStream {
-    if (!this.#hostMode) {
+    if (!this.#resolved.hostMode) {
       throw new AvatarError(
         'invalidState',
         'relay() is for Host mode; with egress the service publishes to the room itself.',
@@ -388,9 +186,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
     if (this.state === 'closed')
       throw new AvatarError('invalidState', 'The session is closed; create a new AvatarSession.');
-    const stream = new RelayStream((error) => this.#reportCallbackError('relay event listener', error));
-    this.#relayStreams.add(stream);
-    return stream;
+    return this.#relay.open();
   }
 
   /**
@@ -408,9 +204,9 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
     this.#machine.apply('start');
     try {
-      if (this.#opusBitrate !== undefined)
-        this.#opus = await OpusSender.load(this.#sampleRate, this.#opusBitrate);
-      const connectionId = await this.#connect('connect');
+      const { opusBitrate, sampleRate } = this.#resolved;
+      if (opusBitrate !== undefined) this.#turns.opus = await OpusSender.load(sampleRate, opusBitrate);
+      const connectionId = await this.#connect();
       this.#machine.apply('open');
       return connectionId;
     } catch (error) {
@@ -443,51 +239,21 @@ export class AvatarSession implements AvatarSessionCallbacks {
   sendAudio(pcm: Int16Array | Uint8Array | ArrayBuffer, end = false): string {
     const samples = assertPcmChunk(pcm);
     const socket = this.#requireConnected('sendAudio()');
-    const dropped = this.#interruptedTurn;
-    if (dropped !== undefined) {
-      if (end) this.#interruptedTurn = undefined;
-      return dropped;
-    }
-    let reqId = this.#openReqId;
-    if (reqId === undefined) {
-      reqId = `req_${randomUUID()}`;
-      this.#openReqId = reqId;
-      this.#latestReqId = reqId;
-      this.#resampler =
-        this.#inputRate !== this.#sampleRate ? new Resampler(this.#inputRate, this.#sampleRate) : undefined;
-      this.#opusTurn = this.#opus?.newTurn();
-    }
-    let out = samples;
-    if (this.#resampler) {
-      const head = this.#resampler.pushInt16(samples);
-      if (end) {
-        const tail = this.#resampler.flushInt16();
-        out = new Int16Array(head.length + tail.length);
-        out.set(head);
-        out.set(tail, head.length);
-      } else {
-        out = head;
-      }
-    }
-    if (end) {
-      this.#openReqId = undefined;
-      this.#resampler = undefined;
-    }
-    const bytes = int16ToBytes(out);
-    const turn = this.#opusTurn;
-    if (turn) {
+    const chunk = this.#turns.next(samples, end);
+    if (chunk.dropped) return chunk.reqId;
+    const { reqId, pcm: bytes, ogg } = chunk;
+    const toService = (piece: Uint8Array, last: boolean) =>
+      socket.send(audioInputMessage({ reqId, audio: piece, end: last }));
+    if (ogg) {
       // Ogg Opus to the service; the relay still gets the PCM.
-      if (end) this.#opusTurn = undefined;
-      const ogg = end ? turn.end(out) : turn.push(out);
-      sendPieces(ogg, end, (piece, last) =>
-        socket.send(audioInputMessage({ reqId, audio: piece, end: last })),
-      );
-      if (this.#hostMode) sendPieces(bytes, end, (piece, last) => this.#emitAudio(reqId, piece, last));
+      sendPieces(ogg, end, toService);
+      if (this.#resolved.hostMode)
+        sendPieces(bytes, end, (piece, last) => this.#emitAudio(reqId, piece, last));
       return reqId;
     }
     sendPieces(bytes, end, (piece, last) => {
-      socket.send(audioInputMessage({ reqId, audio: piece, end: last }));
-      if (this.#hostMode) this.#emitAudio(reqId, piece, last);
+      toService(piece, last);
+      if (this.#resolved.hostMode) this.#emitAudio(reqId, piece, last);
     });
     return reqId;
   }
@@ -501,11 +267,11 @@ export class AvatarSession implements AvatarSessionCallbacks {
    */
   interrupt(): string | undefined {
     const socket = this.#requireConnected('interrupt()');
-    const reqId = this.#latestReqId;
+    const reqId = this.#turns.latest;
     if (reqId === undefined) return undefined;
     socket.send(interruptMessage(reqId));
-    this.#dropRestOfTurn(reqId);
-    this.#markFinished(reqId);
+    this.#turns.dropRest(reqId);
+    this.#turns.finish(reqId);
     this.#emitControl({ type: 'interrupt', conversationId: reqId });
     return reqId;
   }
@@ -518,13 +284,12 @@ export class AvatarSession implements AvatarSessionCallbacks {
    * @throws AvatarError `invalidState` when a turn must be ended and the session is not connected.
    */
   startTurn(): void {
-    this.#interruptedTurn = undefined;
-    if (this.#openReqId !== undefined) this.sendAudio(new Int16Array(0), true);
+    if (this.#turns.startTurn()) this.sendAudio(new Int16Array(0), true);
   }
 
   /** True while `sendAudio` drops the rest of an interrupted turn (until its end chunk or `startTurn()`). */
   get turnInterrupted(): boolean {
-    return this.#interruptedTurn !== undefined;
+    return this.#turns.interrupted;
   }
 
   /**
@@ -555,7 +320,7 @@ export class AvatarSession implements AvatarSessionCallbacks {
       return this.#closedPromise;
     }
     this.#machine.apply('close');
-    this.#wakeSleep?.();
+    this.#connector.wake();
     const socket = this.#socket;
     if (socket?.open) {
       socket.close(CloseCode.Normal, 'client closed');
@@ -568,233 +333,31 @@ export class AvatarSession implements AvatarSessionCallbacks {
 
   // ----------------------------------------------------------------- connect
 
-  async #connect(phase: ErrorPhase): Promise<string> {
-    // The shared policy: every region once per round, backoff between rounds, 40xx final.
-    return connectWithFallback({
-      endpoints: this.#endpoints,
-      policy: this.#reconnect,
-      toError: (error) => toAvatarError(error, phase),
-      checkStopped: () => this.#assertStillConnecting(),
-      sleep: (ms) => this.#sleep(ms),
-      attempt: async (endpoint) => {
-        const record: ConnectionAttempt = {
-          region: endpoint.region,
-          ingressUrl: endpoint.ingressUrl,
-          startedAt: Date.now(),
-        };
-        this.#attempts.push(record);
-        try {
-          const token = await this.#token(endpoint);
-          this.#assertStillConnecting();
-          const socket = await this.#open(endpoint, token);
-          if (this.state !== 'connecting' && this.state !== 'reconnecting') {
-            socket.close(CloseCode.Normal, 'client closed');
-            this.#assertStillConnecting();
-          }
-          this.#socket = socket;
-          this.#endpoint = endpoint;
-          return socket.connectionId;
-        } catch (error) {
-          record.error = toAvatarError(error, phase);
-          throw record.error;
-        }
-      },
-    });
-  }
-
-  #assertStillConnecting(): void {
-    if (this.state === 'closing' || this.state === 'closed') {
-      throw new AvatarError('connectionClosed', 'close() was called while connecting.', {
-        phase: 'connect',
-        retryable: false,
-      });
-    }
-  }
-
-  async #token(endpoint: ResolvedEndpoint): Promise<string> {
-    const { apiKey, sessionToken } = this.#options;
-    if (typeof sessionToken === 'function') {
-      const token = await sessionToken();
-      if (typeof token !== 'string' || token === '') {
-        throw new AvatarError(
-          'invalidRequest',
-          'The sessionToken function returned no token; return the token string.',
-          { phase: 'connect' },
-        );
-      }
-      return token;
-    }
-    if (typeof sessionToken === 'string') return sessionToken;
-    const expireAt = resolveExpiry({
-      ttlSeconds: this.#options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
-    });
-    return requestSessionToken(endpoint.consoleUrl, apiKey!, expireAt, {
-      timeoutMs: this.#options.connectTimeoutMs ?? 10_000,
-    });
-  }
-
-  #open(endpoint: ResolvedEndpoint, token: string): Promise<IngressSocket> {
-    let socket: IngressSocket | undefined;
-    const current = () => socket !== undefined && socket === this.#socket;
-    return IngressSocket.open(
-      {
-        ingressUrl: endpoint.ingressUrl,
-        appId: this.#options.appId,
-        avatarId: this.#options.avatarId,
-        sessionToken: token,
-        configure: this.#configure,
-        timeoutMs: this.#options.connectTimeoutMs ?? 10_000,
-      },
-      {
-        onMessage: (message, raw) => {
-          if (current()) this.#onMessage(message, raw);
-        },
-        onBadFrame: (error) => {
-          if (current())
-            this.#deliverError(new AvatarError(error.code, error.message, { phase: 'stream', cause: error }));
-        },
-        onClose: (code, reason) => {
-          if (current()) this.#onClose(code, reason);
-        },
-      },
-    ).then((s) => {
-      socket = s;
-      return s;
-    });
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wakeSleep = done;
-    });
-  }
-
-  // ----------------------------------------------------------------- traffic
-
-  #onMessage(message: Message, raw: Uint8Array): void {
-    this.#flushHeldError();
-    const data = message.data;
-    switch (data.case) {
-      case 'serverResponseAnimation': {
-        const { reqId, end } = data.value;
-        if (!this.#hostMode || this.#finished.has(reqId)) return; // interrupted: drop late output
-        if (end) this.#markFinished(reqId);
-        let encoded: Uint8Array;
-        try {
-          encoded = this.#relayEncoder.animation(reqId, responseAnimationBytes(raw, data.value), {
-            last: end,
+  #connect(): Promise<string> {
+    return this.#connector.connect('connect', {
+      checkStopped: () => {
+        if (this.state === 'closing' || this.state === 'closed') {
+          throw new AvatarError('connectionClosed', 'close() was called while connecting.', {
+            phase: 'connect',
+            retryable: false,
           });
-        } catch (error) {
-          this.#deliverError(toAvatarError(error, 'stream'));
-          return;
         }
-        this.#pushRelay({ type: 'animation', conversationId: reqId, data: encoded, last: end });
-        this.#deliver('onFrames', () => this.onFrames?.(encoded, end, { conversationId: reqId }));
-        return;
-      }
-      case 'serverPlaybackState': {
-        const value = data.value;
-        const info: PlaybackStateInfo = {
-          reqId: value.reqId,
-          state: STATE_NAMES[value.state] ?? 'playing',
-          playedMs: Number(value.playedMs),
-          reason: value.reason,
-        };
-        if (info.state === 'interrupted' || info.state === 'ended') {
-          if (info.state === 'interrupted' && !this.#finished.has(info.reqId)) {
-            // The service stopped it (preempted, pause_timeout): the browser must stop too.
-            this.#dropRestOfTurn(info.reqId);
-            this.#markFinished(info.reqId);
-            if (this.#hostMode) this.#emitControl({ type: 'interrupt', conversationId: info.reqId });
-          }
-        }
-        this.#settleAck(info);
-        this.#deliver('onPlaybackState', () => this.onPlaybackState?.(info));
-        return;
-      }
-      case 'serverError': {
-        const error = serverErrorToAvatarError(data.value, 'stream');
-        const ack = this.#pendingAcks.findIndex((a) => a.reqId === data.value.reqId);
-        if (ack >= 0 && data.value.reqId !== '') {
-          const [pending] = this.#pendingAcks.splice(ack, 1);
-          clearTimeout(pending!.timer);
-          pending!.reject(error);
-        }
-        // A fatal ServerError is followed by a close with its code: hold it briefly so it is
-        // reported once, with the close code. Anything else arriving first releases it as is.
-        this.#heldError = { error, timer: setTimeout(() => this.#flushHeldError(), HOLD_SERVER_ERROR_MS) };
-        return;
-      }
-      default:
-        this.#deliverError(
-          new AvatarError(
-            'protocolError',
-            `The service sent an unexpected ${data.case ?? 'empty'} message mid-session; ignored.`,
-            {
-              phase: 'stream',
-            },
-          ),
-        );
-    }
-  }
-
-  #onClose(code: number, reason: string): void {
-    this.#socket = undefined;
-    this.#rejectAcks(
-      new AvatarError('connectionClosed', `The connection closed (${code}) before the service answered.`, {
-        phase: 'stream',
-      }),
-    );
-    if (this.state === 'closing') {
-      this.#finishClosing(code, reason);
-      return;
-    }
-    const held = this.#heldError;
-    const serverError = held?.error;
-    const reported =
-      serverError !== undefined &&
-      (serverError.closeCode === code || serverError.details?.serverCode === code);
-    if (!reported) this.#flushHeldError();
-    else {
-      clearTimeout(held!.timer);
-      this.#heldError = undefined;
-    }
-    const error = reported
-      ? new AvatarError(serverError.code, serverError.message, {
-          phase: 'stream',
-          closeCode: code,
-          retryable: isRetryableCloseCode(code),
-          ...(serverError.details && { details: serverError.details }),
-        })
-      : AvatarError.fromClose(code, reason, 'stream');
-    // The request in flight is lost with the connection: the browser must stop it.
-    const inFlight = this.#latestReqId;
-    if (inFlight !== undefined) this.#dropRestOfTurn(inFlight);
-    this.#openReqId = undefined;
-    this.#resampler = undefined;
-    if (inFlight !== undefined && !this.#finished.has(inFlight)) {
-      this.#markFinished(inFlight);
-      if (this.#hostMode) this.#emitControl({ type: 'interrupt', conversationId: inFlight });
-    }
-    if (shouldReconnectAfterDrop(error, this.#reconnect.afterDrop)) {
-      this.#machine.apply('drop');
-      this.#deliverError(error);
-      void this.#reconnectAfterDrop();
-      return;
-    }
-    this.#machine.apply('fail');
-    this.#deliverError(error);
-    this.#finish({ code, reason, error });
+      },
+      current: () => this.#socket,
+      onMessage: (message, raw) => this.#onMessage(message, raw),
+      onBadFrame: (error) =>
+        this.#deliverError(new AvatarError(error.code, error.message, { phase: 'stream', cause: error })),
+      onClose: (code, reason) => this.#onClose(code, reason),
+      onConnected: (channel, endpoint) => {
+        this.#socket = channel;
+        this.#endpoint = endpoint;
+      },
+    });
   }
 
   async #reconnectAfterDrop(): Promise<void> {
     try {
-      await this.#connect('connect');
+      await this.#connect();
       this.#machine.apply('open');
     } catch (error) {
       const e = toAvatarError(error, 'connect');
@@ -809,6 +372,92 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
   }
 
+  // ----------------------------------------------------------------- traffic
+
+  #onMessage(message: Message, raw: Uint8Array): void {
+    this.#heldError.flush();
+    const data = message.data;
+    switch (data.case) {
+      case 'serverResponseAnimation': {
+        const { reqId, end } = data.value;
+        if (!this.#resolved.hostMode || this.#turns.isFinished(reqId)) return; // interrupted: drop late output
+        if (end) this.#turns.finish(reqId);
+        let encoded: Uint8Array;
+        try {
+          encoded = this.#relay.animation(raw, data.value);
+        } catch (error) {
+          this.#deliverError(toAvatarError(error, 'stream'));
+          return;
+        }
+        this.#deliver('onFrames', () => this.onFrames?.(encoded, end, { conversationId: reqId }));
+        return;
+      }
+      case 'serverPlaybackState': {
+        const info = playbackStateInfo(data.value);
+        if (info.state === 'interrupted' && !this.#turns.isFinished(info.reqId)) {
+          // The service stopped it (preempted, pause_timeout): the browser must stop too.
+          this.#turns.dropRest(info.reqId);
+          this.#turns.finish(info.reqId);
+          this.#emitControl({ type: 'interrupt', conversationId: info.reqId });
+        }
+        this.#acks.settle(info);
+        this.#deliver('onPlaybackState', () => this.onPlaybackState?.(info));
+        return;
+      }
+      case 'serverError': {
+        const error = serverErrorToAvatarError(data.value, 'stream');
+        this.#acks.rejectRequest(data.value.reqId, error);
+        this.#heldError.hold(error);
+        return;
+      }
+      default:
+        this.#deliverError(
+          new AvatarError(
+            'protocolError',
+            `The service sent an unexpected ${data.case ?? 'empty'} message mid-session; ignored.`,
+            { phase: 'stream' },
+          ),
+        );
+    }
+  }
+
+  #onClose(code: number, reason: string): void {
+    this.#socket = undefined;
+    this.#acks.rejectAll(
+      new AvatarError('connectionClosed', `The connection closed (${code}) before the service answered.`, {
+        phase: 'stream',
+      }),
+    );
+    if (this.state === 'closing') {
+      this.#finishClosing(code, reason);
+      return;
+    }
+    const serverError = this.#heldError.claim(code);
+    const error = serverError
+      ? new AvatarError(serverError.code, serverError.message, {
+          phase: 'stream',
+          closeCode: code,
+          retryable: isRetryableCloseCode(code),
+          ...(serverError.details && { details: serverError.details }),
+        })
+      : AvatarError.fromClose(code, reason, 'stream');
+    // The request in flight is lost with the connection: the browser must stop it.
+    const inFlight = this.#turns.lost();
+    if (inFlight !== undefined && !this.#turns.isFinished(inFlight)) {
+      this.#turns.finish(inFlight);
+      this.#emitControl({ type: 'interrupt', conversationId: inFlight });
+    }
+    if (shouldReconnectAfterDrop(error, this.#resolved.reconnect.afterDrop)) {
+      this.#machine.apply('drop');
+      this.#deliverError(error);
+      void this.#reconnectAfterDrop();
+      return;
+    }
+    this.#machine.apply('fail');
+    this.#deliverError(error);
+    this.#finish({ code, reason, error });
+  }
+
   #finishClosing(code: number, reason: string): void {
     if (this.state !== 'closing') return;
     this.#machine.apply('closed');
@@ -818,150 +467,57 @@ export class AvatarSession implements AvatarSessionCallbacks {
   /** Ends the session once: pending acks fail, relay streams end, `onClose` is queued. */
   #finish(event: SessionCloseEvent): void {
     if (this.#closeEvent) return;
-    this.#flushHeldError();
+    this.#heldError.flush();
     this.#closeEvent = event;
     this.#socket = undefined;
-    this.#rejectAcks(
+    this.#acks.rejectAll(
       new AvatarError('connectionClosed', 'The session closed before the service answered.', {
         phase: 'close',
       }),
     );
-    if (this.#hostMode) this.#emitControl({ type: 'end', reason: event.error ? event.error.code : 'closed' });
-    for (const stream of this.#relayStreams) stream.end();
-    this.#relayStreams.clear();
+    this.#emitControl({ type: 'end', reason: event.error ? event.error.code : 'closed' });
+    this.#relay.end();
     this.#deliver('onClose', () => this.onClose?.(event));
     void this.#queue.idle().then(() => this.#resolveClosed(event));
   }
 
   // ---------------------------------------------------------------- playback
 
-  #playbackControl(op: 'pause' | 'resume'): Promise<PlaybackStateInfo> {
-    let socket: IngressSocket;
+  #playbackControl(op: PlaybackOp): Promise<PlaybackStateInfo> {
     try {
-      socket = this.#requireConnected(`${op}()`);
-      if (!socket.capabilities.includes('playback_control')) {
-        throw new AvatarError(
-          'invalidState',
-          `This service does not support ${op}() (no playback_control capability).`,
-          { phase: 'playback' },
-        );
-      }
-      if (this.#latestReqId === undefined) {
-        throw new AvatarError('invalidState', `Nothing to ${op}: send audio with sendAudio() first.`, {
-          phase: 'playback',
-        });
-      }
+      const socket = this.#requireConnected(`${op}()`);
+      return this.#acks.request(op, socket.capabilities, this.#turns.latest, (reqId) => {
+        socket.send(op === 'pause' ? pauseMessage(reqId) : resumeMessage(reqId));
+        this.#emitControl({ type: op, conversationId: reqId });
+      });
     } catch (error) {
       return Promise.reject(error);
-    }
-    const reqId = this.#latestReqId;
-    return new Promise<PlaybackStateInfo>((resolve, reject) => {
-      const timeoutMs = this.#options.ackTimeoutMs ?? 5000;
-      const pending: PendingAck = {
-        op,
-        reqId,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const i = this.#pendingAcks.indexOf(pending);
-          if (i >= 0) this.#pendingAcks.splice(i, 1);
-          reject(
-            new AvatarError('serverError', `The service did not answer ${op}() within ${timeoutMs} ms.`, {
-              phase: 'playback',
-              retryable: true,
-            }),
-          );
-        }, timeoutMs),
-      };
-      this.#pendingAcks.push(pending);
-      socket.send(op === 'pause' ? pauseMessage(reqId) : resumeMessage(reqId));
-      if (this.#hostMode) this.#emitControl({ type: op, conversationId: reqId });
-    });
-  }
-
-  /** Matches a playback state to the oldest pause/resume waiting for it (acks come in order). */
-  #settleAck(info: PlaybackStateInfo): void {
-    const pending = this.#pendingAcks[0];
-    if (!pending || pending.reqId !== info.reqId) return;
-    const fits =
-      info.state === 'ended' ||
-      info.state === 'interrupted' ||
-      (pending.op === 'pause' ? info.state === 'paused' : info.state === 'playing' && info.reason === '');
-    if (!fits) return;
-    this.#pendingAcks.shift();
-    clearTimeout(pending.timer);
-    pending.resolve(info);
-  }
-
-  #rejectAcks(error: AvatarError): void {
-    for (const pending of this.#pendingAcks.splice(0)) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
     }
   }
 
   // ------------------------------------------------------------------ relay
 
   #emitAudio(reqId: string, pcm: Uint8Array, last: boolean): void {
-    const encoded = this.#relayEncoder.audio(reqId, pcm, { sampleRate: this.#sampleRate, last });
-    const sampleRate = this.#sampleRate;
-    this.#pushRelay({ type: 'audio', conversationId: reqId, data: encoded, last });
+    const sampleRate = this.#resolved.sampleRate;
+    const encoded = this.#relay.audio(reqId, pcm, sampleRate, last);
     this.#deliver('onAudio', () => this.onAudio?.(encoded, { conversationId: reqId, last, sampleRate }));
   }
 
+  /** Host mode: a control event for the browser (RTC mode has no relay). */
   #emitControl(control: RelayControl): void {
-    this.#pushRelay({ type: 'control', control, data: encodeRelayControl(control) });
-  }
-
-  #pushRelay(event: RelayEvent): void {
-    for (const stream of this.#relayStreams) stream.push(event);
-  }
-
-  /** The turn `reqId` is over for the service; if it was still open, its remaining input is dropped. */
-  #dropRestOfTurn(reqId: string): void {
-    if (this.#openReqId !== reqId) return;
-    this.#interruptedTurn = reqId;
-    this.#openReqId = undefined;
-    this.#resampler = undefined;
-  }
-
-  #markFinished(reqId: string): void {
-    this.#finished.add(reqId);
-    if (this.#finished.size > REMEMBERED_REQUESTS) {
-      const oldest = this.#finished.values().next().value;
-      if (oldest !== undefined) this.#finished.delete(oldest);
-    }
+    if (this.#resolved.hostMode) this.#relay.control(control);
   }
 
   // -------------------------------------------------------------- callbacks
 
-  #requireConnected(what: string): IngressSocket {
+  #requireConnected(what: string): Ingress {
     const socket = this.#socket;
-    if (this.state !== 'connected' || !socket) {
-      const hint =
-        this.state === 'idle'
-          ? 'await session.start() first'
-          : this.state === 'connecting' || this.state === 'reconnecting'
-            ? 'wait until onStateChange reports connected'
-            : 'the session is closed; create a new AvatarSession';
-      throw new AvatarError(
-        'invalidState',
-        `${what} needs a connected session (it is ${this.state}): ${hint}.`,
-      );
-    }
+    if (this.state !== 'connected' || !socket) throw notConnectedError(what, this.state);
     return socket;
   }
 
   #deliver(name: string, run: () => unknown): void {
     this.#queue.push(name, run);
-  }
-
-  #flushHeldError(): void {
-    const held = this.#heldError;
-    if (!held) return;
-    this.#heldError = undefined;
-    clearTimeout(held.timer);
-    this.#deliverError(held.error);
   }
 
   #deliverError(error: AvatarError): void {
@@ -981,29 +537,4 @@ export class AvatarSession implements AvatarSessionCallbacks {
     }
     this.#deliverError(report);
   }
-}
-
-function toAvatarError(error: unknown, phase: ErrorPhase): AvatarError {
-  if (isAvatarError(error)) return error;
-  return new AvatarError('unknown', error instanceof Error ? error.message : String(error), {
-    phase,
-    cause: error,
-  });
-}
-
-/** Hands `bytes` on in pieces of at most MAX_AUDIO_CHUNK_BYTES, `last` on the final one when `end`. */
-function sendPieces(bytes: Uint8Array, end: boolean, send: (piece: Uint8Array, last: boolean) => void): void {
-  const pieces = bytes.byteLength === 0 ? [bytes] : splitBytes(bytes, MAX_AUDIO_CHUNK_BYTES);
-  pieces.forEach((piece, i) => {
-    const last = end && i === pieces.length - 1;
-    if (piece.byteLength === 0 && !last) return;
-    send(piece, last);
-  });
-}
-
-function splitBytes(bytes: Uint8Array, max: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.byteLength; i += max)
-    out.push(bytes.subarray(i, Math.min(bytes.byteLength, i + max)));
-  return out;
 }

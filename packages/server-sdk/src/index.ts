@@ -5,15 +5,10 @@
  * @packageDocumentation
  */
 
-export {
-  AvatarSession,
-  type AvatarSessionCallbacks,
-  type AvatarSessionOptions,
-  type ConnectionAttempt,
-  MAX_AUDIO_CHUNK_BYTES,
-  type PlaybackStateInfo,
-  type SessionCloseEvent,
-} from './avatar-session.js';
+// Moved to core with the one ingress handshake; exported here as before.
+export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from '@avatar-drive/core';
+export { MAX_AUDIO_CHUNK_BYTES } from './audio-turns.js';
+export { AvatarSession } from './avatar-session.js';
 export { backoffDelay, DEFAULT_RECONNECT, type ReconnectOptions } from './backoff.js';
 export { CallbackQueue } from './callback-queue.js';
 export {
@@ -22,7 +17,6 @@ export {
   egressConfigure,
   type LiveKitEgressOptions,
 } from './egress.js';
-export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from './http-errors.js';
 export { OggOpusWriter, type OpusFrameEncoder } from './ogg-opus-writer.js';
 export { DEFAULT_OPUS_BITRATE, OPUS_SEND_RATES, type SendAudioFormat } from './opus-sending.js';
 export {
@@ -52,3 +46,10 @@ export {
   resolveExpiry,
   type SessionTokenInfo,
 } from './session-token.js';
+export type {
+  AvatarSessionCallbacks,
+  AvatarSessionOptions,
+  ConnectionAttempt,
+  PlaybackStateInfo,
+  SessionCloseEvent,
+} from './session-types.js';

@@ -10,7 +10,7 @@
  * | closing      |            |           |              |        |         | closed |
  * | closed       |            |           |              |        |         |        |
  */
-import { StateMachine, type TransitionTable } from '@avatar-drive/core';
+import { AvatarError, StateMachine, type TransitionTable } from '@avatar-drive/core';
 
 /** Where an {@link AvatarSession}'s connection is. */
 export type SessionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closing' | 'closed';
@@ -28,4 +28,15 @@ export const SESSION_TRANSITIONS: TransitionTable<SessionState, SessionTrigger> 
 
 export function createSessionMachine(): StateMachine<SessionState, SessionTrigger> {
   return new StateMachine(SESSION_TRANSITIONS, 'idle', 'session');
+}
+
+/** The error for `what` (e.g. `sendAudio()`) called while the session is not connected, saying what to do. */
+export function notConnectedError(what: string, state: SessionState): AvatarError {
+  const hint =
+    state === 'idle'
+      ? 'await session.start() first'
+      : state === 'connecting' || state === 'reconnecting'
+        ? 'wait until onStateChange reports connected'
+        : 'the session is closed; create a new AvatarSession';
+  return new AvatarError('invalidState', `${what} needs a connected session (it is ${state}): ${hint}.`);
 }

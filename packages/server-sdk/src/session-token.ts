@@ -2,12 +2,18 @@
  * Session tokens: the single-use credential a client (your server, or a browser you hand it to)
  * opens one ingress WebSocket with. Minted with the app's API key, which stays on your server.
  */
-import { AvatarError, type RegionEndpoints } from '@avatar-drive/core';
+import {
+  AvatarError,
+  httpErrorToAvatarError,
+  MAX_TOKEN_TTL_SECONDS,
+  parseJsonBody,
+  type RegionEndpoints,
+  redact,
+} from '@avatar-drive/core';
 import { endpointsFor } from './endpoints.js';
-import { httpErrorToAvatarError, parseJsonBody, redact } from './http-errors.js';
 
-/** Token lifetime bound: the service accepts expireAt strictly before now + this (24 h). */
-export const MAX_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+// The lifetime bound is core's (the service enforces the same one); exported here as before.
+export { MAX_TOKEN_TTL_SECONDS };
 /** Lifetime used when neither `expireAt` nor `ttlSeconds` is given. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 600;
 

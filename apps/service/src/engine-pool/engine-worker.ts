@@ -5,7 +5,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DriveFrame } from '@avatar-drive/core';
+import { type DriveFrame, PACKED_DRIVE_FRAME_FLOATS, packDriveFramesInto } from '@avatar-drive/core';
 import { type DriveDriver, loadDriverFactory } from './engine-pool.js';
 import {
   OP_CLOSE,
@@ -14,8 +14,6 @@ import {
   OP_PUSH,
   OP_RESET,
   OP_SIZE,
-  PACKED_FRAME_FLOATS,
-  packFramesInto,
   type WorkerBatch,
   type WorkerBatchReply,
   type WorkerSetup,
@@ -79,10 +77,10 @@ port.on('message', ({ ops, pcm }: WorkerBatch) => {
     }
   }
   if (ids.length === 0) return;
-  const packed = new Float32Array(frameTotal * PACKED_FRAME_FLOATS);
+  const packed = new Float32Array(frameTotal * PACKED_DRIVE_FRAME_FLOATS);
   let at = 0;
   for (let r = 0; r < results.length; r++) {
-    at = packFramesInto(results[r]!, packed, at);
+    at = packDriveFramesInto(results[r]!, packed, at);
     // Copied into `packed`: the driver may write its next frames into these.
     owners[r]!.recycle?.(results[r]!);
   }

@@ -5,6 +5,7 @@
  * (worker-protocol), in call order.
  */
 import { Worker } from 'node:worker_threads';
+import { PACKED_DRIVE_FRAME_FLOATS, unpackDriveFrames } from '@avatar-drive/core';
 import type { DriverOptions, EngineChannel, EnginePool, EngineResult } from './engine-pool.js';
 import {
   OP_CLOSE,
@@ -12,8 +13,6 @@ import {
   OP_OPEN,
   OP_PUSH,
   OP_RESET,
-  PACKED_FRAME_FLOATS,
-  unpackFrames,
   type WorkerBatch,
   type WorkerBatchReply,
   type WorkerSetup,
@@ -79,8 +78,11 @@ class PoolWorker {
           pending?.reject(new Error(`engine error: ${failed.get(id) ?? 'unknown'}`));
           continue;
         }
-        const end = at + count * PACKED_FRAME_FLOATS;
-        pending?.resolve({ frames: unpackFrames(reply.packed.subarray(at, end)), cpuMs: reply.cpuMs[i]! });
+        const end = at + count * PACKED_DRIVE_FRAME_FLOATS;
+        pending?.resolve({
+          frames: unpackDriveFrames(reply.packed.subarray(at, end)),
+          cpuMs: reply.cpuMs[i]!,
+        });
         at = end;
       }
     });

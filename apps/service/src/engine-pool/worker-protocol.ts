@@ -4,7 +4,6 @@
  * one Int16Array, both transferred), and the worker answers the whole batch in one message. Two
  * `postMessage`s per 20 ms chunk per session cost more than the engine work they moved.
  */
-import type { DriveFrame } from '@avatar-drive/core';
 import type { DriverOptions } from './engine-pool.js';
 
 export interface WorkerSetup {
@@ -37,58 +36,8 @@ export interface WorkerBatchReply {
   frameCounts: Int32Array;
   /** Engine milliseconds per call. */
   cpuMs: Float64Array;
-  /** Every call's frames, packed ({@link packFramesInto}), concatenated. */
+  /** Every call's frames, packed (core's `packDriveFramesInto`), concatenated. */
   packed: Float32Array;
   /** Error messages of failed calls, by call id. */
   errors: [id: number, message: string][];
-}
-
-/** Floats per packed frame: index + translation 3, rotation 3, neck 3, jaw 3, eyes 6, lids 2, 52, 15. */
-export const PACKED_FRAME_FLOATS = 1 + 3 + 3 + 3 + 3 + 6 + 2 + 52 + 15;
-
-/** Packs frames into `out` from float `offset` on; returns the offset after them. */
-export function packFramesInto(frames: readonly DriveFrame[], out: Float32Array, offset: number): number {
-  let o = offset;
-  for (const f of frames) {
-    out[o++] = f.index;
-    for (const field of [
-      f.translation,
-      f.rotation,
-      f.neckPose,
-      f.jawPose,
-      f.eyePose,
-      f.eyeLid,
-      f.expression,
-      f.visemes,
-    ]) {
-      out.set(field, o);
-      o += field.length;
-    }
-  }
-  return o;
-}
-
-/** Inverse of {@link packFramesInto}: frames whose fields are views into `packed`. */
-export function unpackFrames(packed: Float32Array): DriveFrame[] {
-  const frames: DriveFrame[] = [];
-  for (let o = 0; o + PACKED_FRAME_FLOATS <= packed.length; o += PACKED_FRAME_FLOATS) {
-    let p = o + 1;
-    const take = (n: number): Float32Array => {
-      const view = packed.subarray(p, p + n);
-      p += n;
-      return view;
-    };
-    frames.push({
-      index: packed[o]!,
-      translation: take(3),
-      rotation: take(3),
-      neckPose: take(3),
-      jawPose: take(3),
-      eyePose: take(6),
-      eyeLid: take(2),
-      expression: take(52),
-      visemes: take(15),
-    });
-  }
-  return frames;
 }

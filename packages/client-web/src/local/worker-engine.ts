@@ -5,8 +5,12 @@
  * so pages that never drive locally never download it.
  */
 import type { LocalEngine, LocalEngineEvents } from '@avatar-drive/client-core';
-import { AvatarError, type AvatarErrorCode, isSupportedSampleRate } from '@avatar-drive/core';
-import { unpackFrames } from './frame-packing.js';
+import {
+  AvatarError,
+  type AvatarErrorCode,
+  isSupportedSampleRate,
+  unpackDriveFrames,
+} from '@avatar-drive/core';
 import type { FromEngineWorker, ToEngineWorker } from './worker-protocol.js';
 
 /** Options of the on-device engine (`localEngine` in the view's options). */
@@ -151,7 +155,8 @@ export class WorkerEngine implements LocalEngine {
   }
 
   #receive(message: FromEngineWorker): void {
-    if (message.op === 'frames') this.#events?.onFrames(message.id, unpackFrames(message.data), message.end);
+    if (message.op === 'frames')
+      this.#events?.onFrames(message.id, unpackDriveFrames(message.data), message.end);
     else if (message.op === 'failed')
       this.#fail(new AvatarError(message.code as AvatarErrorCode, message.message));
   }

@@ -10,6 +10,6 @@ export type ToEngineWorker =
 /** Worker → page. */
 export type FromEngineWorker =
   | { op: 'ready' }
-  /** `data`: packed frames (frame-packing.ts), transferred. */
+  /** `data`: packed frames (core's `packDriveFrames`), transferred. */
   | { op: 'frames'; id: string; data: Float32Array; end: boolean }
   | { op: 'failed'; code: string; message: string };

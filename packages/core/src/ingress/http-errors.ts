@@ -2,13 +2,8 @@
  * Turns the service's HTTP error answers (console API and rejected WebSocket upgrades, both
  * `{errors: [{status, code, title, detail}]}`) into typed {@link AvatarError}s.
  */
-import {
-  AVATAR_ERROR_CODES,
-  AvatarError,
-  type AvatarErrorCode,
-  CloseCode,
-  type ErrorPhase,
-} from '@avatar-drive/core';
+import { CloseCode } from '../close-codes.js';
+import { AVATAR_ERROR_CODES, AvatarError, type AvatarErrorCode, type ErrorPhase } from '../errors.js';
 
 /** One entry of the service's JSON error body. */
 export interface ServiceErrorEntry {
@@ -53,6 +48,7 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** What {@link httpErrorToAvatarError} says about the request that failed. */
 export interface HttpErrorContext {
   /** What was being done, e.g. "Minting a session token at http://…". */
   action: string;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenExpiry } from '../../src/token-expiry.js';
-import { refusedUpgradeError, upgradeStatus } from '../../src/upgrade-refusal.js';
+import { refusedUpgradeError, tokenExpiry, upgradeStatus } from '../src/index.js';
 
 const endpoint = {
   region: 'east',
