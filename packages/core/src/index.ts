@@ -38,6 +38,7 @@ export * from './random.js';
 export * from './reconnect.js';
 export * from './regions.js';
 export * from './relay/encoder.js';
+export * from './relay/events.js';
 export * from './relay/format.js';
 export * from './relay/sequencer.js';
 export * from './rig.js';
