@@ -6,6 +6,7 @@
  * {@link PlaybackOutput} (audio with a clock), {@link RenderTarget} (its view, which takes drive
  * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore},
  * and may offer a {@link LocalEngine} for `drivingServiceMode: 'local'` (the engine on the device).
+ * Each mode is a {@link DriveSource} (ingress, local, relay).
  * @packageDocumentation
  */
 
@@ -18,14 +19,7 @@ export {
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions, mixerSeed } from './animation-mixer.js';
 export { type AssetStore, MemoryAssetStore } from './asset-store.js';
-export {
-  AvatarController,
-  type AvatarControllerOptions,
-  type ControllerHost,
-  type PlaybackOutput,
-  type RenderTarget,
-  type SyncStats,
-} from './avatar-controller.js';
+export { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 export {
   Avatar,
   type AvatarAsset,
@@ -45,6 +39,7 @@ export {
 } from './ingress-connection.js';
 export type { LocalEngine, LocalEngineEvents, LocalEngineFactory } from './local-engine.js';
 export { isLogLevel, LOG_LEVELS, Logger, type LogLevel, logger } from './logger.js';
+export type { ControllerHost, PlaybackOutput, RenderTarget, SyncStats } from './platform-seams.js';
 export {
   type AudioSink,
   lerpFrame,
@@ -60,3 +55,15 @@ export {
   requireConfig,
   type SdkConfig,
 } from './sdk.js';
+export { createDriveSource } from './sources/create-drive-source.js';
+export type {
+  DriveSource,
+  DriveSourceContext,
+  DriveSourceEvents,
+  DriveSourceOptions,
+} from './sources/drive-source.js';
+export { IngressSource } from './sources/ingress-source.js';
+export { LocalSource } from './sources/local-source.js';
+export { PcmSource } from './sources/pcm-source.js';
+export { RelaySource } from './sources/relay-source.js';
+export { type EventMap, TypedEmitter } from './typed-emitter.js';
