@@ -6,7 +6,8 @@
  * {@link PlaybackOutput} (audio with a clock), {@link RenderTarget} (its view, which takes drive
  * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore},
  * and may offer a {@link LocalEngine} for `drivingServiceMode: 'local'` (the engine on the device).
- * Each mode is a {@link DriveSource} (ingress, local, relay).
+ * Each mode is a {@link DriveSource} (ingress, local, relay); {@link RelayClient} is the browser
+ * end of Host mode's relay.
  * @packageDocumentation
  */
 
@@ -16,6 +17,7 @@ export {
   type ConnectionState,
   type ConversationState,
   Environment,
+  type RelayControl,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions, mixerSeed } from './animation-mixer.js';
 export { type AssetStore, MemoryAssetStore } from './asset-store.js';
@@ -65,5 +67,6 @@ export type {
 export { IngressSource } from './sources/ingress-source.js';
 export { LocalSource } from './sources/local-source.js';
 export { PcmSource } from './sources/pcm-source.js';
+export { RelayClient, type RelayClientOptions, type RelayTarget } from './sources/relay-client.js';
 export { RelaySource } from './sources/relay-source.js';
 export { type EventMap, TypedEmitter } from './typed-emitter.js';

@@ -1,7 +1,7 @@
 /**
  * @avatar-drive/server-sdk — the Node SDK for your server: session tokens, AvatarSession (Host
- * and RTC mode) and the Host-mode relay. The browser end of the relay is
- * `@avatar-drive/server-sdk/relay-client`.
+ * and RTC mode) and the Host-mode relay. The browser end of the relay is `RelayClient` in
+ * `@avatar-drive/client-core` (`@avatar-drive/server-sdk/relay-client` re-exports it, deprecated).
  * @packageDocumentation
  */
 
