@@ -69,4 +69,3 @@ export { LocalSource } from './sources/local-source.js';
 export { PcmSource } from './sources/pcm-source.js';
 export { RelayClient, type RelayClientOptions, type RelayTarget } from './sources/relay-client.js';
 export { RelaySource } from './sources/relay-source.js';
-export { type EventMap, TypedEmitter } from './typed-emitter.js';

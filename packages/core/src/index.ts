@@ -45,6 +45,7 @@ export * from './rig.js';
 export * from './rtc/avatar-participant.js';
 export * from './rtc/packets.js';
 export * from './states.js';
+export * from './typed-emitter.js';
 export * from './wire/codec.js';
 export * from './wire/extract.js';
 export * from './wire/fast/audio-input.js';

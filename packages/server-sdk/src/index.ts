@@ -25,16 +25,7 @@ export {
 export { httpErrorToAvatarError, redact, type ServiceErrorEntry } from './http-errors.js';
 export { OggOpusWriter, type OpusFrameEncoder } from './ogg-opus-writer.js';
 export { DEFAULT_OPUS_BITRATE, OPUS_SEND_RATES, type SendAudioFormat } from './opus-sending.js';
-export {
-  decodeRelayControl,
-  encodeRelayControl,
-  RELAY_CONTROL_TAG,
-  RELAY_TEXT_PREFIX,
-  type RelayControl,
-  type RelayEvent,
-  relayEventToText,
-  relayTextToBytes,
-} from './relay-events.js';
+export * from './relay-events.js';
 export { RelayStream, type RelayStreamEvents } from './relay-stream.js';
 export {
   createSessionMachine,

@@ -14,7 +14,6 @@
  * ```
  */
 import * as clientCore from '@avatar-drive/client-core';
-import * as core from '@avatar-drive/core';
 
 /** @deprecated Import `RelayClient` from `@avatar-drive/client-core`. */
 export const RelayClient = clientCore.RelayClient;
@@ -25,19 +24,6 @@ export type RelayClientOptions = clientCore.RelayClientOptions;
 /** @deprecated Import `RelayTarget` from `@avatar-drive/client-core`. */
 export type RelayTarget = clientCore.RelayTarget;
 
-/** @deprecated Import `decodeRelayControl` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const decodeRelayControl = core.decodeRelayControl;
-/** @deprecated Import `encodeRelayControl` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const encodeRelayControl = core.encodeRelayControl;
-/** @deprecated Import `relayEventToText` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const relayEventToText = core.relayEventToText;
-/** @deprecated Import `relayTextToBytes` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const relayTextToBytes = core.relayTextToBytes;
-/** @deprecated Import `RELAY_CONTROL_TAG` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const RELAY_CONTROL_TAG = core.RELAY_CONTROL_TAG;
-/** @deprecated Import `RELAY_TEXT_PREFIX` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export const RELAY_TEXT_PREFIX = core.RELAY_TEXT_PREFIX;
-/** @deprecated Import `RelayControl` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export type RelayControl = core.RelayControl;
-/** @deprecated Import `RelayEvent` from `@avatar-drive/core` (or `@avatar-drive/server-sdk`). */
-export type RelayEvent = core.RelayEvent;
+// The relay control codec this subpath also exported: not deprecated, only its place here (it is
+// core's, and server-sdk's entry exports it too).
+export * from './relay-events.js';

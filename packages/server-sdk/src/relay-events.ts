@@ -1,6 +1,7 @@
 /**
- * The relay's control messages and text form: the contract lives in `@avatar-drive/core`
- * (relay/events.ts), shared with client-core's RelayClient; server-sdk re-exports it unchanged.
+ * The relay control codec (control messages and the text form of relay events). It lives in
+ * `@avatar-drive/core` (relay/events.ts), shared with client-core's RelayClient; server-sdk's
+ * entry and its modules take it from here, unchanged.
  */
 export {
   decodeRelayControl,

@@ -21,11 +21,16 @@
  * await source.open();
  * ```
  */
-import type { AvatarError, ConnectionState, DriveFrame, ReconnectPolicy } from '@avatar-drive/core';
+import type {
+  AvatarError,
+  ConnectionState,
+  DriveFrame,
+  ReconnectPolicy,
+  TypedEmitter,
+} from '@avatar-drive/core';
 import type { ConfirmedSession, WebSocketFactory } from '../ingress-connection.js';
 import type { LocalEngineFactory } from '../local-engine.js';
 import type { SdkConfig } from '../sdk.js';
-import type { TypedEmitter } from '../typed-emitter.js';
 
 /** What a {@link DriveSource} reports, in the order it happens. */
 export type DriveSourceEvents = {

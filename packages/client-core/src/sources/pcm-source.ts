@@ -4,9 +4,8 @@
  * replacing the one playing), audio checks, frame numbering per utterance, and refusing the
  * Host-mode calls. Subclasses move the audio and say what a control means on their link.
  */
-import { AvatarError, assertPcmChunk, type DriveFrame } from '@avatar-drive/core';
+import { AvatarError, assertPcmChunk, type DriveFrame, TypedEmitter } from '@avatar-drive/core';
 import type { ConfirmedSession } from '../ingress-connection.js';
-import { TypedEmitter } from '../typed-emitter.js';
 import type { DriveSource, DriveSourceContext, DriveSourceEvents } from './drive-source.js';
 
 /** A source fed with PCM through `send()`: the base of {@link IngressSource} and {@link LocalSource}. */

@@ -13,9 +13,9 @@ import {
   assertPcmChunk,
   peekConversationId,
   RelayDecoder,
+  TypedEmitter,
 } from '@avatar-drive/core';
 import type { ConfirmedSession } from '../ingress-connection.js';
-import { TypedEmitter } from '../typed-emitter.js';
 import type { DriveSource, DriveSourceEvents } from './drive-source.js';
 
 /** Retired conversations remembered (their late messages are ignored). */
