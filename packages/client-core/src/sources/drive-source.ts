@@ -104,7 +104,8 @@ export interface DriveSource extends Pick<TypedEmitter<DriveSourceEvents>, 'on' 
   readonly conversationId: string | undefined;
   /**
    * Opens the link: `state` goes `connecting`, then `connected` (resolves) or `failed` (rejects
-   * with the same error). Resolves without `connected` when `close()` came first.
+   * with the same error). When `close()` comes first it settles without reporting either
+   * (a connect that `close()` cut short rejects with `connectionClosed`).
    */
   open(): Promise<void>;
   /** Sends a chunk of PCM (s16 mono at the configured rate); returns its utterance's id. */
