@@ -1,8 +1,9 @@
 // Voice-agent quick start, the page: an avatar speaking a streaming TTS. `?mode=sdk` (default):
 // the page streams the TTS to the driving service itself; `?mode=host`: the server does, and
 // relays audio and animation here. See docs/quickstart-voice-agent.md.
+
+import { RelayClient } from '@avatar-drive/client-core';
 import { AvatarManager, AvatarSDK, AvatarView, feedAudio } from '@avatar-drive/client-web';
-import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import { tts } from './tts.mjs';
 
 const params = new URLSearchParams(location.search);

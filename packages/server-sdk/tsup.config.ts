@@ -11,13 +11,13 @@ export default defineConfig([
     platform: 'node',
   },
   {
-    // The browser counterpart: no ws, no node: modules.
+    // The deprecated browser subpath (RelayClient moved to client-core): re-exports only; no ws, no node: modules.
     entry: ['src/relay-client.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
     target: 'es2022',
     platform: 'browser',
-    external: ['@avatar-drive/core'],
+    external: ['@avatar-drive/core', '@avatar-drive/client-core'],
   },
 ]);

@@ -3,6 +3,7 @@
  * the connection, the conversation, the events and the audio-to-animation sync live.
  */
 import './style.css';
+import { RelayClient } from '@avatar-drive/client-core';
 import {
   type Avatar,
   AvatarError,
@@ -15,7 +16,6 @@ import {
   LOW_END_VIEW_OPTIONS,
 } from '@avatar-drive/client-web';
 import { ARKIT_INDEX, createDriveFrame, type DriveFrame, VISEME_INDEX } from '@avatar-drive/core';
-import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import {
   decodeFile,
   listSamples,

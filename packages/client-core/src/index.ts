@@ -6,6 +6,8 @@
  * {@link PlaybackOutput} (audio with a clock), {@link RenderTarget} (its view, which takes drive
  * frames from `controller.frameForRender()`), {@link WebSocketFactory} and {@link AssetStore},
  * and may offer a {@link LocalEngine} for `drivingServiceMode: 'local'` (the engine on the device).
+ * Each mode is a {@link DriveSource} (ingress, local, relay); {@link RelayClient} is the browser
+ * end of Host mode's relay.
  * @packageDocumentation
  */
 
@@ -15,17 +17,11 @@ export {
   type ConnectionState,
   type ConversationState,
   Environment,
+  type RelayControl,
 } from '@avatar-drive/core';
 export { AnimationMixer, type AnimationMixerOptions, mixerSeed } from './animation-mixer.js';
 export { type AssetStore, MemoryAssetStore } from './asset-store.js';
-export {
-  AvatarController,
-  type AvatarControllerOptions,
-  type ControllerHost,
-  type PlaybackOutput,
-  type RenderTarget,
-  type SyncStats,
-} from './avatar-controller.js';
+export { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 export {
   Avatar,
   type AvatarAsset,
@@ -45,6 +41,7 @@ export {
 } from './ingress-connection.js';
 export type { LocalEngine, LocalEngineEvents, LocalEngineFactory } from './local-engine.js';
 export { isLogLevel, LOG_LEVELS, Logger, type LogLevel, logger } from './logger.js';
+export type { ControllerHost, PlaybackOutput, RenderTarget, SyncStats } from './platform-seams.js';
 export {
   type AudioSink,
   lerpFrame,
@@ -60,3 +57,15 @@ export {
   requireConfig,
   type SdkConfig,
 } from './sdk.js';
+export { createDriveSource } from './sources/create-drive-source.js';
+export type {
+  DriveSource,
+  DriveSourceContext,
+  DriveSourceEvents,
+  DriveSourceOptions,
+} from './sources/drive-source.js';
+export { IngressSource } from './sources/ingress-source.js';
+export { LocalSource } from './sources/local-source.js';
+export { PcmSource } from './sources/pcm-source.js';
+export { RelayClient, type RelayClientOptions, type RelayTarget } from './sources/relay-client.js';
+export { RelaySource } from './sources/relay-source.js';

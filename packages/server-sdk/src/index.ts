@@ -1,7 +1,7 @@
 /**
  * @avatar-drive/server-sdk — the Node SDK for your server: session tokens, AvatarSession (Host
- * and RTC mode) and the Host-mode relay. The browser end of the relay is
- * `@avatar-drive/server-sdk/relay-client`.
+ * and RTC mode) and the Host-mode relay. The browser end of the relay is `RelayClient` in
+ * `@avatar-drive/client-core` (`@avatar-drive/server-sdk/relay-client` re-exports it, deprecated).
  * @packageDocumentation
  */
 
@@ -19,16 +19,7 @@ export {
 } from './egress.js';
 export { OggOpusWriter, type OpusFrameEncoder } from './ogg-opus-writer.js';
 export { DEFAULT_OPUS_BITRATE, OPUS_SEND_RATES, type SendAudioFormat } from './opus-sending.js';
-export {
-  decodeRelayControl,
-  encodeRelayControl,
-  RELAY_CONTROL_TAG,
-  RELAY_TEXT_PREFIX,
-  type RelayControl,
-  type RelayEvent,
-  relayEventToText,
-  relayTextToBytes,
-} from './relay-events.js';
+export * from './relay-events.js';
 export { RelayStream, type RelayStreamEvents } from './relay-stream.js';
 export {
   createSessionMachine,

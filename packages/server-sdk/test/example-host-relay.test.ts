@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RelayClient, type RelayControl } from '@avatar-drive/client-core';
 import {
   animationToDriveFrames,
   int16FromBytes,
@@ -11,7 +12,6 @@ import {
 } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RelayClient, type RelayControl } from '../src/relay-client.js';
 import {
   AVATAR_ID,
   createFixtures,

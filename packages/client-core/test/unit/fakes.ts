@@ -1,5 +1,5 @@
 /** Fakes for unit tests: an audio output on a hand-moved clock. */
-import type { PlaybackOutput } from '../../src/avatar-controller.js';
+import type { PlaybackOutput } from '../../src/platform-seams.js';
 
 export interface PlayedChunk {
   samples: Float32Array;

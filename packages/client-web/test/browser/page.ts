@@ -3,8 +3,8 @@
  * `window.ad` for the tests to drive through `page.evaluate`.
  */
 
+import { RelayClient } from '@avatar-drive/client-core';
 import * as core from '@avatar-drive/core';
-import { RelayClient } from '@avatar-drive/server-sdk/relay-client';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import * as sdk from '../../src/index.js';

@@ -1,7 +1,10 @@
+/**
+ * RelayClient (the browser end of Host mode; it lived in server-sdk until the drive sources
+ * moved it here) fed by a real server-sdk AvatarSession against the real service process.
+ */
 import { type AvatarError, animationToDriveFrames, int16FromBytes, RelayDecoder } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvatarSession, type RelayEvent, relayEventToText } from '../src/index.js';
-import { RelayClient, type RelayControl, type RelayTarget } from '../src/relay-client.js';
+import { AvatarSession, type RelayEvent, relayEventToText } from '../../../server-sdk/src/index.js';
 import {
   AVATAR_ID,
   createFixtures,
@@ -11,7 +14,8 @@ import {
   startServiceProcess,
   stopAllServices,
   tone,
-} from './support/service-process.js';
+} from '../../../server-sdk/test/support/service-process.js';
+import { RelayClient, type RelayControl, type RelayTarget } from '../../src/index.js';
 
 /**
  * A stand-in for client-web's AvatarController in Host mode: decodes what it is given with
