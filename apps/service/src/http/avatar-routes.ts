@@ -10,11 +10,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AvatarDirectory, AvatarView } from '../avatars/avatar-directory.js';
 import { type AvatarUploads, cleanName } from '../avatars/avatar-uploads.js';
 import { fileProblem } from '../avatars/file-problem.js';
+import { requestOrigin, type TrustedProxies } from '../client-address.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
+import type { SessionTokens } from '../credentials/session-tokens.js';
 import { httpError } from '../errors.js';
 import { StoreUnavailableError } from '../store/shared-store.js';
-import type { SessionTokens } from '../tokens.js';
-import { requestOrigin, type TrustedProxies } from './client-address.js';
 import { notModified, requestedRange } from './conditional-range.js';
 import { browserReadable, type CorsOrigins, DEFAULT_CORS_ORIGINS } from './cors.js';
 

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppRecord, AppRegistry } from '../credentials/app-registry.js';
+import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../credentials/session-tokens.js';
 import { httpError } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -13,7 +14,6 @@ import {
   TOKEN_USE_POLICIES,
   type TokenUsePolicy,
 } from '../store/shared-store.js';
-import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../tokens.js';
 import { serverOnly } from './cors.js';
 
 export interface ConsoleRouteDeps {

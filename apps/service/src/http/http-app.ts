@@ -4,12 +4,12 @@ import { isAvatarError } from '@avatar-drive/core';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { httpServerTimeouts } from '../capacity/connection-guard.js';
+import { clientAddress } from '../client-address.js';
 import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { TlsPair } from '../tls-files.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
-import { clientAddress } from './client-address.js';
-import { httpServerTimeouts } from './connection-guard.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 

@@ -24,30 +24,30 @@ import {
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { createSessionAudio, type SessionAudio } from '../audio/session-audio.js';
+import { IntakeLimiter } from '../capacity/intake-limiter.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import { egressKindOf } from '../egress/registry.js';
 import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { routeClientMessage } from './client-messages.js';
 import { configureDefaults, configureRefusal } from './configure-refusal.js';
-import { readBinaryFramesAhead } from './frame-reader.js';
-import { IntakeLimiter } from './intake-limiter.js';
-import { OpeningBuffer } from './opening-buffer.js';
 import {
   createSessionOutput,
   type DriveSessionInfo,
   type OutputHost,
   type RequestState,
   type SessionOutput,
-} from './session-output.js';
+} from './output/session-output.js';
 import { SessionRequests } from './session-requests.js';
 import { SessionTimers } from './session-timers.js';
+import { routeClientMessage } from './socket/client-messages.js';
+import { readBinaryFramesAhead } from './socket/frame-reader.js';
+import { OpeningBuffer } from './socket/opening-buffer.js';
+import { WsSender } from './socket/ws-sender.js';
 import { parseTraceparent } from './trace-context.js';
 import { UtteranceFeed } from './utterance-feed.js';
-import { WsSender } from './ws-sender.js';
 
-export type { DriveSessionInfo } from './session-output.js';
+export type { DriveSessionInfo } from './output/session-output.js';
 
 export interface DriveSessionDeps {
   engine: EnginePool;

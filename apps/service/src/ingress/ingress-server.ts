@@ -28,20 +28,20 @@ import {
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AvatarDirectory } from '../avatars/avatar-directory.js';
+import type { Refusal } from '../capacity/admission-policy.js';
+import type { ConnectionGuard } from '../capacity/connection-guard.js';
+import type { OverloadGuard } from '../capacity/overload-guard.js';
+import { clientAddress, type TrustedProxies } from '../client-address.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
+import type { SessionTokens } from '../credentials/session-tokens.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine-pool/engine-pool.js';
 import { errorBody } from '../errors.js';
-import { clientAddress, type TrustedProxies } from '../http/client-address.js';
-import type { ConnectionGuard } from '../http/connection-guard.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
-import type { SessionTokens } from '../tokens.js';
-import type { Refusal } from './admission-policy.js';
 import { DriveSession } from './drive-session.js';
-import { handshakeProblem, ingressTarget, shownPath, socketGone } from './handshake.js';
-import type { OverloadGuard } from './overload-guard.js';
+import { handshakeProblem, ingressTarget, shownPath, socketGone } from './socket/handshake.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
 

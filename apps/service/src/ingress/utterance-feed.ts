@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { EngineChannel, EngineResult } from '../engine-pool/engine-pool.js';
 import type { ServiceMetrics } from '../metrics.js';
-import type { OutputHost, RequestState, SessionOutput } from './session-output.js';
+import type { OutputHost, RequestState, SessionOutput } from './output/session-output.js';
 import type { SessionRequests } from './session-requests.js';
 
 export class UtteranceFeed {

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { AnimationBytes, type DriveFrame, PlaybackState } from '@avatar-drive/core';
-import { animationFrame } from './animation-frames.js';
+import { animationFrame } from '../socket/animation-frames.js';
 import { PlaybackClock, type PlaybackEvent } from './playback-clock.js';
 import {
   type InterruptReason,

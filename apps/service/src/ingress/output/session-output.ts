@@ -13,13 +13,13 @@ import {
   playbackStateMessage,
   type wire,
 } from '@avatar-drive/core';
-import type { EgressRegistry } from '../egress/registry.js';
-import { egressKindOf } from '../egress/registry.js';
-import type { ServiceMetrics } from '../metrics.js';
+import type { EgressRegistry } from '../../egress/registry.js';
+import { egressKindOf } from '../../egress/registry.js';
+import type { ServiceMetrics } from '../../metrics.js';
+import type { WsSender } from '../socket/ws-sender.js';
 import { EgressOutput } from './egress-output.js';
 import type { PlaybackClock, PlaybackEntry } from './playback-clock.js';
 import { SocketOutput } from './socket-output.js';
-import type { WsSender } from './ws-sender.js';
 
 export type InterruptReason = 'explicit' | 'preempted' | 'pause_timeout';
 

@@ -6,8 +6,8 @@
  * INTERRUPTED. The clock only keeps the pause timeout.
  */
 import { AnimationBytes, type DriveFrame, PlaybackState } from '@avatar-drive/core';
-import type { EgressRegistry } from '../egress/registry.js';
-import type { EgressKind, EgressOpenConfig, EgressSession } from '../egress/types.js';
+import type { EgressRegistry } from '../../egress/registry.js';
+import type { EgressKind, EgressOpenConfig, EgressSession } from '../../egress/types.js';
 import { PlaybackClock, type PlaybackEvent } from './playback-clock.js';
 import {
   type InterruptReason,
