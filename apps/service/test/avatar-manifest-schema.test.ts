@@ -20,7 +20,7 @@ type RequiredKeys<T> = {
 }[KnownKeys<T>];
 
 // Exactly the type's keys: the compiler refuses a record with one missing or one too many.
-const EVERY_KEY: Record<KnownKeys<AvatarManifest>, true> = {
+const REQUIRED_KEYS: Record<RequiredKeys<AvatarManifest>, true> = {
   id: true,
   name: true,
   rig: true,
@@ -28,6 +28,9 @@ const EVERY_KEY: Record<KnownKeys<AvatarManifest>, true> = {
   format: true,
   model: true,
   assets: true,
+};
+const EVERY_KEY: Record<KnownKeys<AvatarManifest>, true> = {
+  ...REQUIRED_KEYS,
   description: true,
   camera: true,
   headNode: true,
@@ -37,15 +40,6 @@ const EVERY_KEY: Record<KnownKeys<AvatarManifest>, true> = {
   morphTargets: true,
   coverage: true,
   createdAt: true,
-};
-const REQUIRED_KEYS: Record<RequiredKeys<AvatarManifest>, true> = {
-  id: true,
-  name: true,
-  rig: true,
-  owner: true,
-  format: true,
-  model: true,
-  assets: true,
 };
 
 describe("the service's AvatarManifest schema", () => {
