@@ -32,7 +32,7 @@ export const SERVICE_ROOMS: RoomTable = {
     '.': [],
     audio: ['.'],
     avatars: ['.', 'store'],
-    capacity: ['.'],
+    capacity: ['.', 'store'],
     credentials: ['.'],
     egress: ['.'],
     'engine-pool': ['.'],
