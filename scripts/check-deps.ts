@@ -9,25 +9,19 @@
  * - the runtime dependency graph has no cycle, and nothing under packages/ depends on an app;
  * - the README's "Dependencies point one way" line is true: each arrow it draws is a declared
  *   runtime dependency, and every declared runtime dependency is one of its arrows or follows
- *   from them (core ← engine ← service covers service → core).
+ *   from them (core ← engine ← service covers service → core);
+ * - inside a package with rooms (apps/service/src: scripts/check-rooms.ts), each room imports only
+ *   the rooms below it.
  *
  * `--print` prints the runtime edges instead of checking the README (to rewrite that line).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { allRoomProblems } from './check-rooms.js';
+import { importsOf, sourceFiles } from './source-imports.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SCOPE = '@avatar-drive/';
-const SOURCE = /\.(?:[cm]?[jt]sx?)$/;
-const SKIP_DIRS = new Set([
-  'node_modules',
-  'dist',
-  'gen',
-  '.turbo',
-  'coverage',
-  'playwright-report',
-  'test-results',
-]);
 /** Private test tooling: may be used by any package's tests, never appears in the README line. */
 const TOOLING = new Set(['test-chromium']);
 
@@ -71,23 +65,6 @@ function readPackages(): Pkg[] {
     }
   }
   return out;
-}
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir)) {
-    if (SKIP_DIRS.has(entry) || entry.startsWith('.')) continue;
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (SOURCE.test(entry) && !entry.endsWith('.d.ts')) yield path;
-  }
-}
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
-
-/** Module specifiers a file imports (comments are dropped first, so examples in TSDoc do not count). */
-function importsOf(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  return [...code.matchAll(IMPORT)].map((m) => m[2]!);
 }
 
 function checkImports(pkg: Pkg, problems: string[]): void {
@@ -171,6 +148,7 @@ const problems: string[] = [];
 const pkgs = readPackages();
 for (const pkg of pkgs) checkImports(pkg, problems);
 checkGraph(pkgs, problems);
+problems.push(...allRoomProblems(ROOT));
 const actual = runtimeEdges(pkgs).filter(([from, to]) => !TOOLING.has(from) && !TOOLING.has(to));
 const key = ([from, to]: [string, string]) => `${from} → ${to}`;
 if (process.argv.includes('--print')) {
@@ -204,4 +182,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 if (!process.argv.includes('--print'))
-  console.log(`check-deps: ${pkgs.length} packages import only what they declare, one way.`);
+  console.log(
+    `check-deps: ${pkgs.length} packages import only what they declare, one way; the service's rooms import only down.`,
+  );

@@ -6,15 +6,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtInAvatarsDir } from '@avatar-drive/avatars/node';
+import { TrustedProxies } from './client-address.js';
 import type { AppConfig } from './credentials/app-registry.js';
 import { type DevCredentials, loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+import { decodeSigningKey } from './credentials/session-tokens.js';
 import { parseAllowedHosts } from './egress/livekit-hosts.js';
-import { TrustedProxies } from './http/client-address.js';
 import { parseCorsOrigins } from './http/cors.js';
 import type { ServiceLimits } from './limits.js';
 import { isRegionId, REGIONS } from './regions.js';
 import type { ServiceOptions } from './service.js';
-import { decodeSigningKey } from './tokens.js';
 
 /** The config file (`--config`, AVATAR_DRIVE_CONFIG): apps, signing key, limits. */
 export interface ConfigFile {

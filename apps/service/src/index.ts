@@ -18,6 +18,7 @@ export { resolveConfig } from './config.js';
 export { generateApiKey, generateAppId, hashApiKey } from './credentials/api-keys.js';
 export { type AppConfig, AppRegistry } from './credentials/app-registry.js';
 export { loadOrCreateDevCredentials } from './credentials/dev-credentials.js';
+export { SessionTokens } from './credentials/session-tokens.js';
 export {
   type LiveKitEgressOptions,
   LiveKitEgressProvider,
@@ -54,4 +55,3 @@ export {
 export { MemoryStore } from './store/memory-store.js';
 export { RedisStore } from './store/redis-store.js';
 export { type RateLimitResult, type SharedStore, StoreUnavailableError } from './store/shared-store.js';
-export { SessionTokens } from './tokens.js';

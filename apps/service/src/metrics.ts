@@ -5,8 +5,20 @@
  * at hundreds of sessions.
  */
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { FrameLateness } from './ingress/frame-lateness.js';
-import type { OverloadGuard } from './ingress/overload-guard.js';
+import { FrameLateness } from './frame-lateness.js';
+
+/**
+ * What the overload guard (capacity/overload-guard) shows: declared here so that metrics depends
+ * on no room of the service; the guard reports through it.
+ */
+export interface OverloadReadings {
+  /** True while new sessions are refused for load. */
+  readonly refusing: boolean;
+  /** Sessions estimated to fit at the target utilization (infinite while not estimated). */
+  readonly capacity: number;
+  /** The last window's readings. */
+  readonly reading: { readonly frameP99Ms: number; readonly lagP99Ms: number; readonly utilization: number };
+}
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -114,7 +126,7 @@ export class ServiceMetrics {
    * Exposes what `guard` measures: whether it refuses, its last window's frame and event-loop
    * lateness and utilization, and the capacity it estimates.
    */
-  watchOverload(guard: OverloadGuard): void {
+  watchOverload(guard: OverloadReadings): void {
     new Gauge({
       name: 'avatar_drive_overloaded',
       help: '1 while this instance refuses new sessions for overload (or at its estimated capacity), else 0.',

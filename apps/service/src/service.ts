@@ -15,19 +15,20 @@ import {
   AvatarUploads,
   DEFAULT_AVATAR_UPLOAD_LIMITS,
 } from './avatars/avatar-uploads.js';
+import { ConnectionGuard } from './capacity/connection-guard.js';
+import { OverloadGuard, type OverloadOptions } from './capacity/overload-guard.js';
+import { TrustedProxies } from './client-address.js';
 import { type AppConfig, AppRegistry } from './credentials/app-registry.js';
+import { SessionTokens } from './credentials/session-tokens.js';
 import { type LiveKitEgressOptions, LiveKitEgressProvider } from './egress/livekit-egress.js';
 import { EgressRegistry } from './egress/registry.js';
 import type { EgressProvider } from './egress/types.js';
 import { type DriverFactory, type EnginePool, loadDriverFactory } from './engine-pool/engine-pool.js';
 import { InlineEnginePool } from './engine-pool/inline-pool.js';
 import { WorkerEnginePool } from './engine-pool/worker-pool.js';
-import { TrustedProxies } from './http/client-address.js';
-import { ConnectionGuard } from './http/connection-guard.js';
 import type { CorsOrigins } from './http/cors.js';
 import { buildHttpApp } from './http/http-app.js';
 import { IngressServer } from './ingress/ingress-server.js';
-import { OverloadGuard, type OverloadOptions } from './ingress/overload-guard.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
@@ -37,7 +38,6 @@ import { MemoryStore } from './store/memory-store.js';
 import { type RedisSentinelOptions, RedisStore } from './store/redis-store.js';
 import type { SharedStore } from './store/shared-store.js';
 import { readTlsPair, type TlsFiles } from './tls-files.js';
-import { SessionTokens } from './tokens.js';
 import { SERVICE_VERSION } from './version.js';
 
 export interface EngineOptions {

@@ -5,8 +5,8 @@
  * stops near its estimate where the shedding rule alone overshoots.
  */
 import { describe, expect, it } from 'vitest';
-import { AdmissionPolicy, MIN_FRAMES, type WindowReading } from '../src/ingress/admission-policy.js';
-import { DEFAULT_OVERLOAD } from '../src/ingress/overload-guard.js';
+import { AdmissionPolicy, MIN_FRAMES, type WindowReading } from '../src/capacity/admission-policy.js';
+import { DEFAULT_OVERLOAD } from '../src/capacity/overload-guard.js';
 
 const quiet: WindowReading = {
   lagP99Ms: 2,

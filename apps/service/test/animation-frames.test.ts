@@ -9,7 +9,7 @@ import {
 import { create, equals, fromBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
-import { animationFrame, binaryFrame } from '../src/ingress/animation-frames.js';
+import { animationFrame, binaryFrame } from '../src/ingress/socket/animation-frames.js';
 
 function frame(i: number) {
   const f = createDriveFrame(i);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { requestOrigin, TrustedProxies } from '../src/client-address.js';
 import { resolveConfig } from '../src/config.js';
-import { requestOrigin, TrustedProxies } from '../src/http/client-address.js';
 
 /** A request as the HTTP server hands it over: peer and local address, headers. */
 function fakeRequest(

@@ -5,8 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FrameLateness, LatenessHistogram } from '../src/ingress/frame-lateness.js';
-import { PACE_GAP_MS, PlaybackClock } from '../src/ingress/playback-clock.js';
+import { FrameLateness, LatenessHistogram } from '../src/frame-lateness.js';
+import { PACE_GAP_MS, PlaybackClock } from '../src/ingress/output/playback-clock.js';
 
 describe('LatenessHistogram', () => {
   it('answers percentiles at 1 ms resolution under 50 ms and coarser above', () => {

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { audioInputMessage, encodeMessage } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { readBinaryFramesAhead } from '../src/ingress/frame-reader.js';
+import { readBinaryFramesAhead } from '../src/ingress/socket/frame-reader.js';
 import type { RunningService } from '../src/service.js';
 import {
   animations,
@@ -15,7 +15,7 @@ import {
   tone,
 } from './support/harness.js';
 
-// The service reads plain binary frames ahead of ws (src/ingress/frame-reader.ts) and gives ws
+// The service reads plain binary frames ahead of ws (src/ingress/socket/frame-reader.ts) and gives ws
 // everything else. These tests write raw client frames on the socket, in the shapes a network
 // delivers them, and check that every message arrives once and in order.
 

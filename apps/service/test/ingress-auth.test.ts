@@ -1,7 +1,7 @@
 import { wire } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionTokens } from '../src/credentials/session-tokens.js';
 import type { RunningService } from '../src/service.js';
-import { SessionTokens } from '../src/tokens.js';
 import {
   APP_ID,
   AVATAR_ID,

@@ -10,9 +10,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OverloadGuard } from '../src/capacity/overload-guard.js';
 import { resolveConfig } from '../src/config.js';
 import type { DriverFactory } from '../src/engine-pool/engine-pool.js';
-import { OverloadGuard } from '../src/ingress/overload-guard.js';
 import type { RunningService } from '../src/service.js';
 import {
   animations,

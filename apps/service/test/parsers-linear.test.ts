@@ -11,9 +11,9 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { requestOrigin, TrustedProxies } from '../src/http/client-address.js';
+import { requestOrigin, TrustedProxies } from '../src/client-address.js';
 import { notModified, requestedRange } from '../src/http/conditional-range.js';
-import { handshakeProblem, ingressTarget } from '../src/ingress/handshake.js';
+import { handshakeProblem, ingressTarget } from '../src/ingress/socket/handshake.js';
 
 const SMALL = 1024;
 const LARGE = 16 * 1024;

@@ -7,8 +7,8 @@
  */
 import { wire } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionTokens } from '../src/credentials/session-tokens.js';
 import type { RunningService } from '../src/service.js';
-import { SessionTokens } from '../src/tokens.js';
 import {
   API_KEY,
   APP_ID,

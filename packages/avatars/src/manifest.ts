@@ -2,38 +2,12 @@
  * Avatar manifests: what the service serves next to each avatar model, and what clients read
  * before downloading it.
  */
-import { AvatarError, RIG_ID } from '@avatar-drive/core';
+import { AvatarError, type AvatarManifestFile, RIG_ID } from '@avatar-drive/core';
 
-/** A camera that frames the avatar's head and shoulders (metres, glTF scene coordinates). */
-export interface AvatarCamera {
-  position: [number, number, number];
-  target: [number, number, number];
-  /** Vertical field of view in degrees. */
-  fov: number;
-}
+export type { AvatarCamera } from '@avatar-drive/core';
 
-/** `<id>/manifest.json` of an avatar. */
-export interface AvatarManifest {
-  id: string;
-  name: string;
-  description: string;
-  /** Always `arkit-52`: drive frames of that rig animate this avatar. */
-  rig: typeof RIG_ID;
-  model: {
-    /** Model path relative to the manifest. */
-    uri: string;
-    format: 'glb';
-    /** Size in bytes (for download progress). */
-    bytes: number;
-    /** Hex SHA-256 of the model bytes (cache key). */
-    sha256: string;
-  };
-  camera: AvatarCamera;
-  /** Node to rotate with the frame's head rotation (pivot at the top of the neck). */
-  headNode?: string;
-  /** Nodes to rotate with the frame's eye pose: left, right (pivots at the eye centres). */
-  eyeNodes?: [string, string];
-}
+/** `<id>/manifest.json` of an avatar: core's {@link AvatarManifestFile} (the manifest is typed once, in core). */
+export type AvatarManifest = AvatarManifestFile;
 
 /** `index.json`: the avatars in a directory. */
 export interface AvatarIndex {

@@ -4,7 +4,12 @@
  * {@link AssetStore} (Cache Storage on the web, the device's file system on React Native).
  */
 
-import { AvatarError, type AvatarErrorCode } from '@avatar-drive/core';
+import {
+  type AvatarCamera,
+  AvatarError,
+  type AvatarErrorCode,
+  type AvatarManifest as ServedAvatarManifest,
+} from '@avatar-drive/core';
 import type { AssetStore } from './asset-store.js';
 import { download, sha256Hex } from './download.js';
 import { logger } from './logger.js';
@@ -25,24 +30,19 @@ export interface AvatarAsset {
 }
 
 /** A camera that frames the avatar (glTF scene coordinates, metres): the avatar manifest's `camera`. */
-export interface AvatarCameraFraming {
-  position: [number, number, number];
-  target: [number, number, number];
-  /** Vertical field of view in degrees. */
-  fov: number;
-}
+export type AvatarCameraFraming = AvatarCamera;
 
-/** What `GET /v1/console/avatars/:id` returns. */
-export interface AvatarManifest {
-  id: string;
-  name: string;
+/**
+ * What `GET /v1/console/avatars/:id` returns, as the client reads it: core's
+ * {@link ServedAvatarManifest}, with only `id` and `assets` ({url, size}) required of the server
+ * (`name` and `rig` default to the id and `arkit-52`).
+ */
+export type AvatarManifest = Pick<ServedAvatarManifest, 'id' | 'name' | 'camera'> & {
   /** The rig the avatar follows, `arkit-52`. */
   rig: string;
   assets: AvatarAsset[];
-  /** Framing chosen by the avatar's author, used by AvatarView when present. */
-  camera?: AvatarCameraFraming;
   [extra: string]: unknown;
-}
+};
 
 /** Byte progress of a load (cached assets count as loaded at once). */
 export interface LoadProgress {

@@ -14,6 +14,7 @@ export * from './audio/wav.js';
 export * from './audio-format.js';
 export * from './avatar-coverage.js';
 export * from './avatar-file-problems.js';
+export * from './avatar-manifest.js';
 export * from './close-codes.js';
 export * from './environments.js';
 export * from './errors.js';

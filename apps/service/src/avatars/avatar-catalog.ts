@@ -30,7 +30,7 @@ export interface AvatarAsset {
 export interface Avatar {
   id: string;
   name: string;
-  rig: string;
+  rig: typeof RIG_ID;
   format: 'glb' | 'vrm';
   morphTargets: { arkit: number; visemes: number };
   /** Summary of the coverage report (format, mouth, counts, missing, fallbacks, warnings). */

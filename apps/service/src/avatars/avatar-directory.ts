@@ -15,7 +15,7 @@ import type { Avatar, AvatarCatalog } from './avatar-catalog.js';
 export interface AvatarView {
   id: string;
   name: string;
-  rig: string;
+  rig: typeof RIG_ID;
   /** `builtin` (the avatars directory, every app) or `app` (uploaded by this app). */
   owner: 'builtin' | 'app';
   format: 'glb' | 'vrm' | 'lam';

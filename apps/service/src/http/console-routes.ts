@@ -2,19 +2,16 @@
  * POST /v1/console/session-tokens (and the alias /v1/auth/session-token some SDKs call), and the
  * app's token-use policy: GET/PUT /v1/console/token-policy.
  */
-import type { FastifyInstance } from 'fastify';
-import type { AppRecord, AppRegistry } from '../credentials/app-registry.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppRegistry } from '../credentials/app-registry.js';
+import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../credentials/session-tokens.js';
 import { httpError } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
-import {
-  type SharedStore,
-  StoreUnavailableError,
-  TOKEN_USE_POLICIES,
-  type TokenUsePolicy,
-} from '../store/shared-store.js';
-import { MAX_TOKEN_TTL_SECONDS, type SessionTokens } from '../tokens.js';
+import { type SharedStore, TOKEN_USE_POLICIES, type TokenUsePolicy } from '../store/shared-store.js';
+import { apiKeyHeaders, requireApiKey } from './api-key-auth.js';
 import { serverOnly } from './cors.js';
+import { withStore } from './store-errors.js';
 
 export interface ConsoleRouteDeps {
   apps: AppRegistry;
@@ -35,10 +32,7 @@ const tokenSchema = {
     'Exchanges the app API key (header X-Api-Key, server-side only) for a session token a client uses once ' +
     'to open an ingress WebSocket in any region. expireAt is in epoch seconds, now < expireAt < now + 24 h (both strict).',
   tags: ['console'],
-  headers: {
-    type: 'object',
-    properties: { 'x-api-key': { type: 'string', description: 'The app API key.' } },
-  },
+  headers: apiKeyHeaders,
   body: {
     type: 'object',
     required: ['expireAt'],
@@ -60,11 +54,6 @@ const tokenSchema = {
     '4xx': { $ref: 'ErrorBody#' },
     '5xx': { $ref: 'ErrorBody#' },
   },
-} as const;
-
-const apiKeyHeader = {
-  type: 'object',
-  properties: { 'x-api-key': { type: 'string', description: 'The app API key.' } },
 } as const;
 
 const policyBody = {
@@ -91,57 +80,21 @@ const policyResponse = {
   '5xx': { $ref: 'ErrorBody#' },
 } as const;
 
-/** The app owning the request's X-Api-Key; a 401 otherwise. */
-function appOf(request: import('fastify').FastifyRequest, apps: AppRegistry): AppRecord {
-  const apiKey = request.headers['x-api-key'];
-  if (typeof apiKey !== 'string' || apiKey === '') {
-    throw httpError(
-      401,
-      'appIDUnrecognized',
-      'Missing API key. Send it in the X-Api-Key header (from your server, never a browser).',
-    );
-  }
-  const appRecord = apps.byApiKey(apiKey);
-  if (!appRecord) {
-    throw httpError(
-      401,
-      'appIDUnrecognized',
-      'The API key is not recognized. Check the key configured for your app.',
-    );
-  }
-  return appRecord;
-}
-
-/** Runs a store call; an unreachable store is a 503 the caller may retry. */
-async function withStore<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    throw httpError(
-      503,
-      'upstreamError',
-      `The service cannot ${what} right now (shared store unavailable). Retry with backoff.`,
-      {
-        'retry-after': '1',
-      },
-    );
-  }
-}
-
 export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): Promise<void> {
+  const preHandler = requireApiKey(deps.apps);
   app.get(
     '/v1/console/token-policy',
     {
       schema: {
         summary: "The app's token-use policy",
         tags: ['console'],
-        headers: apiKeyHeader,
+        headers: apiKeyHeaders,
         response: policyResponse,
       },
+      preHandler,
     },
     async (request, reply) => {
-      const { appId } = appOf(request, deps.apps);
+      const { appId } = request.apiKeyApp!;
       const tokenUse = await withStore('read the token policy', () => deps.store.tokenPolicy(appId));
       reply.header('cache-control', 'no-store');
       return { appId, tokenUse };
@@ -155,39 +108,22 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
         description:
           'For every node and region sharing the store. Applies to tokens when they open a session, so a change also applies to tokens already minted.',
         tags: ['console'],
-        headers: apiKeyHeader,
+        headers: apiKeyHeaders,
         body: policyBody,
         response: policyResponse,
       },
+      preHandler,
     },
     async (request, reply) => {
-      const { appId } = appOf(request, deps.apps);
+      const { appId } = request.apiKeyApp!;
       const { tokenUse } = request.body;
       await withStore('set the token policy', () => deps.store.setTokenPolicy(appId, tokenUse));
       reply.header('cache-control', 'no-store');
       return { appId, tokenUse };
     },
   );
-  const handler = async (
-    request: import('fastify').FastifyRequest<{ Body: TokenBody }>,
-    reply: import('fastify').FastifyReply,
-  ) => {
-    const apiKey = request.headers['x-api-key'];
-    if (typeof apiKey !== 'string' || apiKey === '') {
-      throw httpError(
-        401,
-        'appIDUnrecognized',
-        'Missing API key. Send it in the X-Api-Key header (from your server, never a browser).',
-      );
-    }
-    const appRecord = deps.apps.byApiKey(apiKey);
-    if (!appRecord) {
-      throw httpError(
-        401,
-        'appIDUnrecognized',
-        'The API key is not recognized. Check the key configured for your app.',
-      );
-    }
+  const handler = async (request: FastifyRequest<{ Body: TokenBody }>, reply: FastifyReply) => {
+    const appRecord = request.apiKeyApp!;
     const now = Math.floor(Date.now() / 1000);
     const { expireAt } = request.body;
     // Both bounds strict, as the contract says: now < expireAt < now + 24 h.
@@ -198,24 +134,9 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
         `expireAt must be an epoch time in seconds after now (${now}) and less than 24 h ahead (< ${now + MAX_TOKEN_TTL_SECONDS}); got ${expireAt}.`,
       );
     }
-    let limit: Awaited<ReturnType<SharedStore['hit']>>;
-    try {
-      limit = await deps.store.hit(
-        `tokens:${appRecord.appId}`,
-        deps.limits.tokenRateLimit,
-        deps.limits.tokenRateWindowMs,
-      );
-    } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) throw error;
-      throw httpError(
-        503,
-        'upstreamError',
-        'The service cannot mint tokens right now (shared store unavailable). Retry with backoff.',
-        {
-          'retry-after': '1',
-        },
-      );
-    }
+    const limit = await withStore('mint tokens', () =>
+      deps.store.hit(`tokens:${appRecord.appId}`, deps.limits.tokenRateLimit, deps.limits.tokenRateWindowMs),
+    );
     if (!limit.allowed) {
       const seconds = Math.max(1, Math.ceil(limit.retryAfterMs / 1000));
       throw httpError(
@@ -230,10 +151,10 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleRouteDeps
     reply.header('cache-control', 'no-store');
     return { sessionToken: token, session_token: token, expireAt };
   };
-  app.post('/v1/console/session-tokens', { schema: tokenSchema }, handler);
-  app.post(
+  app.post<{ Body: TokenBody }>('/v1/console/session-tokens', { schema: tokenSchema, preHandler }, handler);
+  app.post<{ Body: TokenBody }>(
     '/v1/auth/session-token',
-    { schema: { ...tokenSchema, summary: 'Alias of POST /v1/console/session-tokens' } },
+    { schema: { ...tokenSchema, summary: 'Alias of POST /v1/console/session-tokens' }, preHandler },
     handler,
   );
   // The API key never reaches a browser: no CORS here, and a preflight is refused with the reason.

@@ -4,12 +4,13 @@ import { isAvatarError } from '@avatar-drive/core';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { httpServerTimeouts } from '../capacity/connection-guard.js';
+import { clientAddress } from '../client-address.js';
 import { errorBody, errorBodySchema } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { TlsPair } from '../tls-files.js';
+import { decorateApiKeyApp } from './api-key-auth.js';
 import { type AvatarRouteDeps, avatarRoutes } from './avatar-routes.js';
-import { clientAddress } from './client-address.js';
-import { httpServerTimeouts } from './connection-guard.js';
 import { type ConsoleRouteDeps, consoleRoutes } from './console-routes.js';
 import { type HealthRouteDeps, healthRoutes } from './health-routes.js';
 
@@ -38,6 +39,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   }) as unknown as FastifyInstance;
 
   app.addSchema(errorBodySchema);
+  decorateApiKeyApp(app);
   // JSON only: any other body type is a 415.
   app.removeContentTypeParser('text/plain');
 
@@ -125,7 +127,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   await app.register(async (scope) => consoleRoutes(scope, deps));
-  await app.register(async (scope) => avatarRoutes(scope, deps));
+  await app.register(avatarRoutes, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
 
   app.get(

@@ -2,8 +2,10 @@
  * One driveningress.v2 session on an accepted WebSocket: configure → confirm, audio through the
  * engine, animation out in order, interrupt/pause/resume, and every limit. Where the output goes
  * (this WebSocket, or an RTC room through an egress) is one {@link SessionOutput} chosen at
- * configure; this class never asks which. A bad input ends this session only (ServerError, then
- * close); nothing it does can throw into the server.
+ * configure; this class never asks which, and the output reports back through one
+ * {@link OutputEvent} handler. The session owns the request timeline (its {@link PlaybackClock}).
+ * A bad input ends this session only (ServerError, then close); nothing it does can throw into
+ * the server.
  */
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +17,8 @@ import {
   decodeMessage,
   type FastAudioInput,
   isAvatarError,
+  PlaybackState,
+  playbackStateMessage,
   readAudioInput,
   SERVER_CAPABILITIES,
   SERVER_ERROR_CODES,
@@ -24,30 +28,31 @@ import {
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { createSessionAudio, type SessionAudio } from '../audio/session-audio.js';
+import { IntakeLimiter } from '../capacity/intake-limiter.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import { egressKindOf } from '../egress/registry.js';
 import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { routeClientMessage } from './client-messages.js';
 import { configureDefaults, configureRefusal } from './configure-refusal.js';
-import { readBinaryFramesAhead } from './frame-reader.js';
-import { IntakeLimiter } from './intake-limiter.js';
-import { OpeningBuffer } from './opening-buffer.js';
+import { PlaybackClock, type PlaybackEvent } from './output/playback-clock.js';
 import {
   createSessionOutput,
   type DriveSessionInfo,
-  type OutputHost,
+  type OutputEvent,
   type RequestState,
   type SessionOutput,
-} from './session-output.js';
+} from './output/session-output.js';
 import { SessionRequests } from './session-requests.js';
 import { SessionTimers } from './session-timers.js';
+import { routeClientMessage } from './socket/client-messages.js';
+import { readBinaryFramesAhead } from './socket/frame-reader.js';
+import { OpeningBuffer } from './socket/opening-buffer.js';
+import { WsSender } from './socket/ws-sender.js';
 import { parseTraceparent } from './trace-context.js';
 import { UtteranceFeed } from './utterance-feed.js';
-import { WsSender } from './ws-sender.js';
 
-export type { DriveSessionInfo } from './session-output.js';
+export type { DriveSessionInfo } from './output/session-output.js';
 
 export interface DriveSessionDeps {
   engine: EnginePool;
@@ -62,7 +67,7 @@ type Phase = 'configuring' | 'opening' | 'active' | 'closed';
 /** An open utterance with no message for this long no longer holds a draining node. */
 const STALLED_INPUT_MS = 1000;
 
-export class DriveSession implements OutputHost {
+export class DriveSession {
   readonly info: DriveSessionInfo;
   readonly sender: WsSender;
   readonly metrics: ServiceMetrics;
@@ -73,6 +78,8 @@ export class DriveSession implements OutputHost {
   #engine: EngineChannel | undefined;
   #feed: UtteranceFeed | undefined;
   #output: SessionOutput | undefined;
+  /** The request timeline (received audio, finished output, pause timeout), from configure on. */
+  #clock: PlaybackClock | undefined;
   /** Turns ClientAudioInput bytes into PCM (PCM_S16LE or OGG_OPUS), chosen at configure. */
   #input: SessionAudio | undefined;
   readonly #requests = new SessionRequests();
@@ -215,7 +222,8 @@ export class DriveSession implements OutputHost {
     return this.#requests.get(reqId);
   }
 
-  stop(request: RequestState): void {
+  /** Marks `request` cancelled; if it is the utterance in progress, resets the engine. */
+  #stop(request: RequestState): void {
     request.cancelled = true;
     if (this.#requests.current === request) {
       this.#requests.current = undefined;
@@ -237,6 +245,7 @@ export class DriveSession implements OutputHost {
     this.#timers.stop();
     this.#intake.dispose();
     this.#output?.close();
+    this.#clock?.dispose();
     this.#engine?.close();
     this.#input?.close();
     this.#deps.metrics.liveSessions.dec();
@@ -327,14 +336,27 @@ export class DriveSession implements OutputHost {
     const input = createSessionAudio(config, egressKindOf(config.egressType) !== undefined);
     this.#input = input;
     config.sampleRate = input.sampleRate;
+    const clock = new PlaybackClock((event) => this.#onTimeline(event), limits.pauseTimeoutMs);
     let output: SessionOutput;
     try {
-      output = createSessionOutput(config, this, { egress, pauseTimeoutMs: limits.pauseTimeoutMs });
+      output = createSessionOutput(
+        config,
+        {
+          info: this.info,
+          sender: this.sender,
+          metrics: this.metrics,
+          clock,
+          report: (event) => this.#onOutput(event),
+        },
+        egress,
+      );
     } catch (error) {
+      clock.dispose();
       this.#failWith(error, 'invalidEgressConfig');
       return;
     }
     this.#output = output;
+    this.#clock = clock;
     try {
       this.#engine = this.#deps.engine.open(config.sampleRate);
       this.#sampleRate = config.sampleRate;
@@ -345,14 +367,15 @@ export class DriveSession implements OutputHost {
       );
       return;
     }
-    this.#feed = new UtteranceFeed(
-      this.#engine,
+    this.#feed = new UtteranceFeed(this, {
+      engine: this.#engine,
       output,
-      this.#requests,
-      config.sampleRate,
-      this,
-      this.#deps.logger,
-    );
+      clock,
+      requests: this.#requests,
+      sampleRate: config.sampleRate,
+      metrics: this.metrics,
+      logger: this.#deps.logger,
+    });
     const opening = output.open();
     if (!opening) {
       this.#confirm();
@@ -412,7 +435,7 @@ export class DriveSession implements OutputHost {
       // end() already started a new utterance (keeping the speaker adaptation); a preempted
       // request is reset by its cancel.
       if (this.#requests.current) output.cancel(this.#requests.current, 'preempted');
-      request = this.#requests.start(reqId, output.clock);
+      request = this.#requests.start(reqId, this.#clock!);
       this.#traceRequest(request, input);
     }
     pcm ??= this.#decode(decoder, reqId, audio, end);
@@ -448,11 +471,59 @@ export class DriveSession implements OutputHost {
     return traceId ? { traceId } : {};
   }
 
-  /** Logs a request's last state, with its trace id (called by the outputs through the host). */
-  logRequestEnd(reqId: string, state: string, playedMs: number): void {
-    this.#deps.logger.debug(
-      { ...this.info, reqId, state, playedMs, ...this.#traceFields(reqId) },
-      'request finished',
+  // ------------------------------------------------------------- output events
+
+  /** What the output reports; the only way it acts on the session. */
+  #onOutput(event: OutputEvent): void {
+    switch (event.type) {
+      case 'stopped':
+        this.#stop(event.request);
+        return;
+      case 'playback':
+        this.#sendPlaybackState(event.reqId, event.state, event.playedMs, event.reason);
+        return;
+      case 'clear-buffer':
+        this.#interruptAll();
+        return;
+      case 'failed':
+        this.fail(event.code, event.message);
+        return;
+    }
+  }
+
+  /** The timeline's events go to the output, with their request when it is still remembered. */
+  #onTimeline(event: PlaybackEvent): void {
+    this.#output?.timeline(event, this.#requests.get(event.entry.reqId));
+  }
+
+  /** Sends one ServerPlaybackState, unless the session has ended; logs a request's last one. */
+  #sendPlaybackState(
+    reqId: string,
+    state: PlaybackState,
+    playedMs: number,
+    reason: Extract<OutputEvent, { type: 'playback' }>['reason'],
+  ): void {
+    if (this.#phase === 'closed') return;
+    if (state === PlaybackState.ENDED || state === PlaybackState.INTERRUPTED) {
+      this.#deps.logger.debug(
+        {
+          ...this.info,
+          reqId,
+          state: PlaybackState[state]!.toLowerCase(),
+          playedMs,
+          ...this.#traceFields(reqId),
+        },
+        'request finished',
+      );
+    }
+    this.sender.send(
+      playbackStateMessage({
+        connectionId: this.info.connectionId,
+        reqId,
+        state,
+        playedMs: Math.max(0, Math.round(playedMs)),
+        reason,
+      }),
     );
   }
 
@@ -481,7 +552,8 @@ export class DriveSession implements OutputHost {
     for (const other of this.#requests.upTo(request)) this.#output!.cancel(other, 'explicit');
   }
 
-  interruptAll(): void {
+  /** Interrupts every request still playing or queued (the agent's `lk.clear_buffer`). */
+  #interruptAll(): void {
     if (this.#phase !== 'active') return;
     for (const request of [...this.#requests.all()]) this.#output!.cancel(request, 'explicit');
   }

@@ -28,20 +28,21 @@ import {
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AvatarDirectory } from '../avatars/avatar-directory.js';
+import type { Refusal } from '../capacity/admission-policy.js';
+import type { ConnectionGuard } from '../capacity/connection-guard.js';
+import type { OverloadGuard } from '../capacity/overload-guard.js';
+import { SessionLease } from '../capacity/session-lease.js';
+import { clientAddress, type TrustedProxies } from '../client-address.js';
 import type { AppRegistry } from '../credentials/app-registry.js';
+import type { SessionTokens } from '../credentials/session-tokens.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import type { EnginePool } from '../engine-pool/engine-pool.js';
 import { errorBody } from '../errors.js';
-import { clientAddress, type TrustedProxies } from '../http/client-address.js';
-import type { ConnectionGuard } from '../http/connection-guard.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type SharedStore, StoreUnavailableError } from '../store/shared-store.js';
-import type { SessionTokens } from '../tokens.js';
-import type { Refusal } from './admission-policy.js';
 import { DriveSession } from './drive-session.js';
-import { handshakeProblem, ingressTarget, shownPath, socketGone } from './handshake.js';
-import type { OverloadGuard } from './overload-guard.js';
+import { handshakeProblem, ingressTarget, shownPath, socketGone } from './socket/handshake.js';
 
 export const INGRESS_PATHS = ['/v2/driveningress', '/v2/driveningress/websocket'];
 
@@ -280,14 +281,12 @@ export class IngressServer {
     };
     const connectionId = `conn_${randomBytes(12).toString('base64url')}`;
     let closeAfterUpgrade: { code: AvatarErrorCode; closeCode: number; message: string } | undefined;
-    let slotTaken = false;
-    /** A sequential token this session holds, given back when it closes. */
-    let heldToken: string | undefined;
+    const lease = new SessionLease(store, appId, connectionId);
     try {
       // The slot comes first, so that a refusal for capacity (4003) or an unreachable store (4503)
       // does not spend the single-use token: the client may retry with the same one.
       const limit = apps.byId(appId)?.maxConcurrentSessions ?? limits.maxConcurrentSessionsPerApp;
-      slotTaken = !this.#draining && !overloaded && (await store.acquireSession(appId, connectionId, limit));
+      const slotTaken = !this.#draining && !overloaded && (await lease.takeSlot(limit));
       if (overloaded && !this.#draining) {
         metrics.overloadRefusals.inc();
         logger.debug(
@@ -315,7 +314,7 @@ export class IngressServer {
             ? await store.claimToken(claims.jti, expiresAtMs, appId, connectionId)
             : await store.consumeToken(claims.jti, expiresAtMs);
         if (!taken) {
-          releaseSlot(store, appId, connectionId);
+          lease.dropSlot();
           refuse(
             401,
             'sessionTokenInvalid',
@@ -325,11 +324,10 @@ export class IngressServer {
           );
           return;
         }
-        if (policy === 'sequential') heldToken = claims.jti;
+        if (policy === 'sequential') lease.holdToken(claims.jti);
       }
     } catch (error) {
-      if (slotTaken) releaseSlot(store, appId, connectionId);
-      slotTaken = false;
+      lease.dropSlot();
       if (!(error instanceof StoreUnavailableError)) throw error;
       logger.warn({ err: error.message }, 'shared store unavailable: refusing a new session');
       closeAfterUpgrade = {
@@ -340,14 +338,8 @@ export class IngressServer {
           : 'The service cannot take new sessions right now (shared store unavailable). Retry with backoff; the session token was not spent.',
       };
     }
-    let released = false;
-    const release = () => {
-      if (slotTaken && !released) releaseSlot(store, appId, connectionId);
-      if (heldToken && !released) void store.releaseToken(heldToken, connectionId).catch(() => undefined);
-      released = true;
-    };
     if (socketGone(socket)) {
-      release();
+      lease.release();
       socket.destroy();
       return;
     }
@@ -365,7 +357,7 @@ export class IngressServer {
           this.#deps,
           () => {
             this.sessions.delete(session);
-            release();
+            lease.release();
           },
         );
         sessionOwnsSlot = true;
@@ -375,8 +367,8 @@ export class IngressServer {
       });
     } finally {
       metrics.recordOpeningWork(performance.now() - start);
-      if (!sessionOwnsSlot && !released) {
-        release();
+      if (!sessionOwnsSlot && !lease.released) {
+        lease.release();
         logger.debug({ connectionId, appId }, 'no session came of the upgrade: session slot released');
       }
     }
@@ -425,10 +417,6 @@ const OVERLOADED = {
   message:
     'This node is at capacity and takes no new sessions right now. Retry with backoff (from 1 s): through the load balancer, another node answers (the session token was not spent).',
 } as const;
-
-function releaseSlot(store: SharedStore, appId: string, connectionId: string): void {
-  void store.releaseSession(appId, connectionId).catch(() => undefined);
-}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

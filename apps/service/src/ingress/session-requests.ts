@@ -2,8 +2,8 @@
  * The requests (utterances) one connection knows, in order: the one whose audio is arriving, and
  * the last {@link KNOWN_REQUESTS} of the others for late interrupt, pause and resume.
  */
-import type { PlaybackClock } from './playback-clock.js';
-import type { RequestState } from './session-output.js';
+import type { PlaybackClock } from './output/playback-clock.js';
+import type { RequestState } from './output/session-output.js';
 
 /** Requests remembered per connection (for late interrupt/pause/resume). */
 const KNOWN_REQUESTS = 64;

@@ -4,36 +4,56 @@
  * the last with end=true once the request's input ended. Inline engines are called directly
  * (`now`: no promise or closure per chunk); worker engines through promises, in call order.
  */
+import type { AvatarErrorCode } from '@avatar-drive/core';
 import type { Logger } from 'pino';
 import type { EngineChannel, EngineResult } from '../engine-pool/engine-pool.js';
 import type { ServiceMetrics } from '../metrics.js';
-import type { OutputHost, RequestState, SessionOutput } from './session-output.js';
+import type { PlaybackClock } from './output/playback-clock.js';
+import type { DriveSessionInfo, RequestState, SessionOutput } from './output/session-output.js';
 import type { SessionRequests } from './session-requests.js';
+
+/** What the feed uses of its session. */
+export interface FeedSession {
+  readonly info: DriveSessionInfo;
+  /** True once the session has ended. */
+  readonly closed: boolean;
+  /** Ends the session with a ServerError. */
+  fail(code: AvatarErrorCode, message: string, reqId?: string): void;
+  /** The request with this req_id, if the connection still remembers it. */
+  request(reqId: string): RequestState | undefined;
+}
+
+/** The parts a feed works with, all owned by its session. */
+export interface FeedParts {
+  engine: EngineChannel;
+  output: SessionOutput;
+  /** The session's request timeline. */
+  clock: PlaybackClock;
+  requests: SessionRequests;
+  sampleRate: number;
+  metrics: ServiceMetrics;
+  logger: Logger;
+}
 
 export class UtteranceFeed {
   readonly #engine: EngineChannel;
   readonly #output: SessionOutput;
+  readonly #clock: PlaybackClock;
   readonly #requests: SessionRequests;
   readonly #sampleRate: number;
-  readonly #host: OutputHost;
+  readonly #host: FeedSession;
   readonly #metrics: ServiceMetrics;
   readonly #logger: Logger;
 
-  constructor(
-    engine: EngineChannel,
-    output: SessionOutput,
-    requests: SessionRequests,
-    sampleRate: number,
-    host: OutputHost,
-    logger: Logger,
-  ) {
-    this.#engine = engine;
-    this.#output = output;
-    this.#requests = requests;
-    this.#sampleRate = sampleRate;
+  constructor(host: FeedSession, parts: FeedParts) {
+    this.#engine = parts.engine;
+    this.#output = parts.output;
+    this.#clock = parts.clock;
+    this.#requests = parts.requests;
+    this.#sampleRate = parts.sampleRate;
     this.#host = host;
-    this.#metrics = host.metrics;
-    this.#logger = logger;
+    this.#metrics = parts.metrics;
+    this.#logger = parts.logger;
   }
 
   /** One chunk of request `r` (empty with `end` on the last). */
@@ -52,7 +72,7 @@ export class UtteranceFeed {
         (error: unknown) => this.#failed(error, r.reqId),
       );
     }
-    due = this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    due = this.#clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) {
       this.#requests.current = undefined;
       engine.end().then(
@@ -76,7 +96,7 @@ export class UtteranceFeed {
         return;
       }
     }
-    const due = this.#output.clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
+    const due = this.#clock.received(r.playback, (pcm.length * 1000) / this.#sampleRate, end);
     if (end) this.#requests.current = undefined;
     if (result) this.#emit(r, result, false, pcm.length, due);
     if (!end || this.#host.closed) return;
@@ -98,7 +118,7 @@ export class UtteranceFeed {
     this.#output.frames(request, result.frames, end, due);
     // Sent already (socket output): the driver may write its next frames into these.
     if (!this.#output.keepsFrames) this.#engine.now?.recycle?.(result.frames);
-    if (end) this.#output.clock.outputFinished(request.playback);
+    if (end) this.#clock.outputFinished(request.playback);
   }
 
   #failed(error: unknown, reqId: string): void {

@@ -2,24 +2,24 @@
  * The one seam between a drive session and where its output goes, chosen once at configure:
  * {@link SocketOutput} (animation over the session's WebSocket, playback states from the
  * session's playback clock) or {@link EgressOutput} (audio and animation into an RTC room,
- * playback states from the egress's real playout). The session itself never asks which one it
- * has; each output owns its own state.
+ * playback states from the egress's real playout). The session never asks which one it has; each
+ * output owns its own state, and reports to the session through one {@link OutputEvent} stream
+ * (it never calls into the session).
  */
-import {
-  type AvatarErrorCode,
-  type DriveFrame,
+import type {
+  AvatarErrorCode,
+  DriveFrame,
   PlaybackState,
-  type PlaybackStateReason,
-  playbackStateMessage,
-  type wire,
+  PlaybackStateReason,
+  wire,
 } from '@avatar-drive/core';
-import type { EgressRegistry } from '../egress/registry.js';
-import { egressKindOf } from '../egress/registry.js';
-import type { ServiceMetrics } from '../metrics.js';
+import type { EgressRegistry } from '../../egress/registry.js';
+import { egressKindOf } from '../../egress/registry.js';
+import type { ServiceMetrics } from '../../metrics.js';
+import type { WsSender } from '../socket/ws-sender.js';
 import { EgressOutput } from './egress-output.js';
-import type { PlaybackClock, PlaybackEntry } from './playback-clock.js';
+import type { PlaybackClock, PlaybackEntry, PlaybackEvent } from './playback-clock.js';
 import { SocketOutput } from './socket-output.js';
-import type { WsSender } from './ws-sender.js';
 
 export type InterruptReason = 'explicit' | 'preempted' | 'pause_timeout';
 
@@ -43,31 +43,42 @@ export interface DriveSessionInfo {
   client?: string;
 }
 
-/** What an output may use of its session. */
-export interface OutputHost {
+/** What an output reports to its session, in the order it happens (handled synchronously). */
+export type OutputEvent =
+  /**
+   * No more output for `request` (interrupted, preempted, paused too long): the session marks it
+   * cancelled and, if its audio is still arriving, resets the engine.
+   */
+  | { type: 'stopped'; request: RequestState }
+  /** A ServerPlaybackState for the client; the session sends it (and logs a request's last one). */
+  | {
+      type: 'playback';
+      reqId: string;
+      state: PlaybackState;
+      playedMs: number;
+      reason: PlaybackStateReason | '';
+    }
+  /** The agent cleared the avatar's buffer (`lk.clear_buffer`): the session interrupts every request. */
+  | { type: 'clear-buffer' }
+  /** The output cannot go on: the session ends with this error. */
+  | { type: 'failed'; code: AvatarErrorCode; message: string };
+
+/** What an output is given by its session. */
+export interface OutputContext {
   readonly info: DriveSessionInfo;
   readonly sender: WsSender;
   readonly metrics: ServiceMetrics;
-  /** True once the session has ended. */
-  readonly closed: boolean;
-  /** The request with this req_id, if the connection still remembers it. */
-  request(reqId: string): RequestState | undefined;
-  /** Marks `request` cancelled; if it is the utterance in progress, resets the engine. */
-  stop(request: RequestState): void;
-  /** Logs a request's final playback state (with its trace id). */
-  logRequestEnd(reqId: string, state: string, playedMs: number): void;
-  /** Interrupts every request still playing or queued (the agent's `lk.clear_buffer`). */
-  interruptAll(): void;
-  /** Ends the session with a ServerError. */
-  fail(code: AvatarErrorCode, message: string, reqId?: string): void;
+  /**
+   * The session's request timeline (received audio, finished output, pause timeout): the session
+   * records into it and hands its events to {@link SessionOutput.timeline}; the output pauses,
+   * resumes and interrupts it and decides what of it is reported.
+   */
+  readonly clock: PlaybackClock;
+  /** Where the output's {@link OutputEvent}s go. */
+  readonly report: (event: OutputEvent) => void;
 }
 
 export interface SessionOutput {
-  /**
-   * The request timeline (received audio, finished output, pause timeout); the session records
-   * into it, the output decides what of it is reported.
-   */
-  readonly clock: PlaybackClock;
   /**
    * True when {@link frames} keeps the frames it is given after it returns (an RTC playout
    * queue); false when it is done with them by then (encoded and written), so that the engine
@@ -91,14 +102,13 @@ export interface SessionOutput {
   cancel(request: RequestState, reason: InterruptReason): void;
   /** Pauses or resumes playback; answers with one ServerPlaybackState for `request`. */
   pauseOrResume(op: 'pause' | 'resume', request: RequestState): void;
-  /** Releases what the output holds (timers, the RTC connection). */
+  /**
+   * An event of the session's timeline ({@link OutputContext.clock}), with its request when the
+   * session still remembers it.
+   */
+  timeline(event: PlaybackEvent, request: RequestState | undefined): void;
+  /** Releases what the output holds (the RTC connection); it reports nothing after. */
   close(): void;
-}
-
-/** Options of {@link createSessionOutput}. */
-export interface OutputOptions {
-  egress: EgressRegistry;
-  pauseTimeoutMs: number;
 }
 
 /**
@@ -107,40 +117,17 @@ export interface OutputOptions {
  */
 export function createSessionOutput(
   config: wire.ClientConfigureSession,
-  host: OutputHost,
-  options: OutputOptions,
+  context: OutputContext,
+  egress: EgressRegistry,
 ): SessionOutput {
   const kind = egressKindOf(config.egressType);
-  if (!kind) return new SocketOutput(host, options.pauseTimeoutMs);
-  return new EgressOutput(host, options.egress, options.pauseTimeoutMs, kind, {
-    connectionId: host.info.connectionId,
-    avatarId: host.info.avatarId,
+  if (!kind) return new SocketOutput(context);
+  return new EgressOutput(context, egress, kind, {
+    connectionId: context.info.connectionId,
+    avatarId: context.info.avatarId,
     sampleRate: config.sampleRate,
     livekit: config.livekitEgress,
     agora: config.agoraEgress,
     extraParams: config.extraParams,
   });
-}
-
-/** Sends one ServerPlaybackState, unless the session has ended. */
-export function sendPlaybackState(
-  host: OutputHost,
-  reqId: string,
-  state: PlaybackState,
-  playedMs: number,
-  reason: PlaybackStateReason | '',
-): void {
-  if (host.closed) return;
-  if (state === PlaybackState.ENDED || state === PlaybackState.INTERRUPTED) {
-    host.logRequestEnd(reqId, PlaybackState[state]!.toLowerCase(), playedMs);
-  }
-  host.sender.send(
-    playbackStateMessage({
-      connectionId: host.info.connectionId,
-      reqId,
-      state,
-      playedMs: Math.max(0, Math.round(playedMs)),
-      reason,
-    }),
-  );
 }

@@ -13,8 +13,8 @@
  * touched.
  */
 import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { FrameLateness } from '../frame-lateness.js';
 import { AdmissionPolicy, type PolicyOptions, type Refusal, type WindowReading } from './admission-policy.js';
-import type { FrameLateness } from './frame-lateness.js';
 
 export { RESUME_RATIO } from './admission-policy.js';
 

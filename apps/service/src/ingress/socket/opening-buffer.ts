@@ -4,7 +4,7 @@
  * client is held back by TCP, and a cap on what may wait (what was already read when the pause
  * took effect, and a client that ignores backpressure cannot push more than that).
  */
-import type { PausableSocket } from './intake-limiter.js';
+import type { PausableSocket } from '../../capacity/intake-limiter.js';
 
 export class OpeningBuffer {
   readonly #socket: PausableSocket;

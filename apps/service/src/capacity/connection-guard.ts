@@ -9,9 +9,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { peerAddress, type TrustedProxies } from '../client-address.js';
 import { errorBody } from '../errors.js';
 import type { ServiceLimits } from '../limits.js';
-import { peerAddress, type TrustedProxies } from './client-address.js';
 
 /** The limits the guard applies (a subset of {@link ServiceLimits}). */
 export type ConnectionLimits = Pick<

@@ -1,31 +1,24 @@
 /**
  * Output over the session's own WebSocket: animation frames go to the client, and playback
- * states come from the playback clock (the server's model of the client's playback: requests
- * play one after another in real time as their audio arrives).
+ * states come from the session's playback clock (the server's model of the client's playback:
+ * requests play one after another in real time as their audio arrives).
  */
 import { performance } from 'node:perf_hooks';
-import { AnimationBytes, type DriveFrame, PlaybackState } from '@avatar-drive/core';
-import { animationFrame } from './animation-frames.js';
-import { PlaybackClock, type PlaybackEvent } from './playback-clock.js';
-import {
-  type InterruptReason,
-  type OutputHost,
-  type RequestState,
-  type SessionOutput,
-  sendPlaybackState,
-} from './session-output.js';
+import { AnimationBytes, type DriveFrame, PlaybackState, type PlaybackStateReason } from '@avatar-drive/core';
+import { animationFrame } from '../socket/animation-frames.js';
+import type { PlaybackEvent } from './playback-clock.js';
+import type { InterruptReason, OutputContext, RequestState, SessionOutput } from './session-output.js';
 
 export class SocketOutput implements SessionOutput {
-  readonly clock: PlaybackClock;
   /** Frames are encoded into the socket write before {@link frames} returns. */
   readonly keepsFrames = false;
-  readonly #host: OutputHost;
+  readonly #context: OutputContext;
   readonly #animation: AnimationBytes;
+  #closed = false;
 
-  constructor(host: OutputHost, pauseTimeoutMs: number) {
-    this.#host = host;
-    this.#animation = new AnimationBytes(host.info.connectionId, host.info.avatarId);
-    this.clock = new PlaybackClock((event) => this.#onPlayback(event), pauseTimeoutMs);
+  constructor(context: OutputContext) {
+    this.#context = context;
+    this.#animation = new AnimationBytes(context.info.connectionId, context.info.avatarId);
   }
 
   open(): undefined {
@@ -37,7 +30,7 @@ export class SocketOutput implements SessionOutput {
   }
 
   frames(request: RequestState, frames: readonly DriveFrame[], end: boolean, dueAt: number): void {
-    const { sender, metrics } = this.#host;
+    const { sender, metrics } = this.#context;
     if (sender.rawFrames) sender.sendFrame(animationFrame(this.#animation, request.reqId, frames, end));
     else sender.sendBytes(this.#animation.encode(request.reqId, frames, end));
     metrics.recordFramesSent(frames.length);
@@ -48,9 +41,10 @@ export class SocketOutput implements SessionOutput {
   cancel(request: RequestState, reason: InterruptReason): void {
     const { phase, outputDone } = request.playback;
     if ((phase === 'ended' || phase === 'interrupted') && (outputDone || request.cancelled)) return;
-    this.#host.stop(request);
+    this.#context.report({ type: 'stopped', request });
     if (!outputDone) this.#finalEnd(request.reqId);
-    this.clock.interrupt(request.playback, reason);
+    // The clock reports the INTERRUPTED (timeline, below).
+    this.#context.clock.interrupt(request.playback, reason);
   }
 
   /**
@@ -59,49 +53,51 @@ export class SocketOutput implements SessionOutput {
    * waiting for `end`, get their terminal signal (docs/protocol.md, "Interrupt, pause, resume").
    */
   #finalEnd(reqId: string): void {
-    if (!this.#host.closed) this.#host.sender.sendBytes(this.#animation.encode(reqId, [], true));
+    if (!this.#closed) this.#context.sender.sendBytes(this.#animation.encode(reqId, [], true));
   }
 
   pauseOrResume(op: 'pause' | 'resume', request: RequestState): void {
-    if (op === 'pause') this.clock.pause();
-    else this.clock.resume();
-    this.clock.refresh();
+    const { clock } = this.#context;
+    if (op === 'pause') clock.pause();
+    else clock.resume();
+    clock.refresh();
     const phase = request.playback.phase;
     const state =
       phase === 'ended'
         ? PlaybackState.ENDED
         : phase === 'interrupted'
           ? PlaybackState.INTERRUPTED
-          : this.clock.paused
+          : clock.paused
             ? PlaybackState.PAUSED
             : PlaybackState.PLAYING;
-    sendPlaybackState(this.#host, request.reqId, state, request.playback.playedMs, '');
+    this.#playback(request.reqId, state, request.playback.playedMs, '');
+  }
+
+  timeline(event: PlaybackEvent, request: RequestState | undefined): void {
+    const { entry } = event;
+    switch (event.kind) {
+      case 'playing':
+        this.#playback(entry.reqId, PlaybackState.PLAYING, 0, '');
+        return;
+      case 'ended':
+        this.#playback(entry.reqId, PlaybackState.ENDED, entry.playedMs, '');
+        return;
+      case 'interrupted':
+        // pause_timeout comes from the clock: stop the request's output too.
+        if (request && !request.cancelled) {
+          this.#context.report({ type: 'stopped', request });
+          if (!entry.outputDone) this.#finalEnd(entry.reqId);
+        }
+        this.#playback(entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
+        return;
+    }
   }
 
   close(): void {
-    this.clock.dispose();
+    this.#closed = true;
   }
 
-  #onPlayback(event: PlaybackEvent): void {
-    const { entry } = event;
-    const host = this.#host;
-    switch (event.kind) {
-      case 'playing':
-        sendPlaybackState(host, entry.reqId, PlaybackState.PLAYING, 0, '');
-        return;
-      case 'ended':
-        sendPlaybackState(host, entry.reqId, PlaybackState.ENDED, entry.playedMs, '');
-        return;
-      case 'interrupted': {
-        const request = host.request(entry.reqId);
-        // pause_timeout comes from the clock: stop the request's output too.
-        if (request && !request.cancelled) {
-          host.stop(request);
-          if (!entry.outputDone) this.#finalEnd(entry.reqId);
-        }
-        sendPlaybackState(host, entry.reqId, PlaybackState.INTERRUPTED, entry.playedMs, event.reason);
-        return;
-      }
-    }
+  #playback(reqId: string, state: PlaybackState, playedMs: number, reason: PlaybackStateReason | ''): void {
+    this.#context.report({ type: 'playback', reqId, state, playedMs, reason });
   }
 }

@@ -7,7 +7,7 @@
 import type { Socket } from 'node:net';
 import { encodeMessage, type Message } from '@avatar-drive/core';
 import type { WebSocket } from 'ws';
-import type { ServiceLimits } from '../limits.js';
+import type { ServiceLimits } from '../../limits.js';
 import { binaryFrame } from './animation-frames.js';
 
 export class WsSender {
