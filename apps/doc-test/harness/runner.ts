@@ -8,7 +8,7 @@
  * argv: <blocks.json> (CodeBlock[] to run); prints one JSON line per block:
  * {"index", "ok", "ms", "output"}.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { parseWav, wavToSendablePcm } from '@avatar-drive/core';
 import { startStack } from '@avatar-drive/demo/stack';
 import { launchChromium } from '@avatar-drive/test-chromium';
 import { build } from 'esbuild';
+import { runBounded } from './bounded-exec.ts';
 import type { CodeBlock } from './extract.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -30,32 +31,9 @@ interface Result {
   output: string;
 }
 
-/** Runs a command; resolves with its exit status and output (bounded). */
-function exec(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  return new Promise<{ ok: boolean; output: string }>((done) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    const take = (chunk: Buffer) => {
-      if (output.length < 20_000) output += chunk.toString();
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    const timer = setTimeout(() => {
-      output += `\n[doc-test] timed out after ${BLOCK_TIMEOUT_MS / 1000} s`;
-      process.kill(-child.pid!, 'SIGKILL');
-    }, BLOCK_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // Whatever the block started in the background goes with it.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {}
-      done({ ok: code === 0, output });
-    });
-  });
-}
-
 const source = (block: CodeBlock) => [block.prelude, block.code, block.epilogue].join('\n');
+const exec = (command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) =>
+  runBounded(command, args, { ...options, timeoutMs: BLOCK_TIMEOUT_MS });
 
 async function main() {
   const blocks = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as CodeBlock[];

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBounded } from '../harness/bounded-exec.js';
 import { type CodeBlock, collectBlocks } from '../harness/extract.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -32,33 +33,15 @@ function inOwnNetwork(command: string[]): [string, string[]] {
 }
 
 /** Runs a `network` block in bash from the repository root, with the machine's network. */
-function runNetworked(block: CodeBlock): Promise<{ ok: boolean; ms: number; output: string }> {
+async function runNetworked(block: CodeBlock): Promise<{ ok: boolean; ms: number; output: string }> {
   const started = Date.now();
-  const child = spawn(
-    'bash',
-    ['-euo', 'pipefail', '-c', [block.prelude, block.code, block.epilogue].join('\n')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DOC_TEST_SCRATCH: work },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const take = (chunk: Buffer) => {
-    if (output.length < 20_000) output += chunk.toString();
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  const timer = setTimeout(() => {
-    output += `\n[doc-test] timed out after ${NETWORK_BLOCK_TIMEOUT_MS / 1000} s`;
-    child.kill('SIGKILL');
-  }, NETWORK_BLOCK_TIMEOUT_MS);
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ ok: code === 0, ms: Date.now() - started, output });
-    }),
-  );
+  const script = [block.prelude, block.code, block.epilogue].join('\n');
+  const result = await runBounded('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: ROOT,
+    env: { ...process.env, DOC_TEST_SCRATCH: work },
+    timeoutMs: NETWORK_BLOCK_TIMEOUT_MS,
+  });
+  return { ...result, ms: Date.now() - started };
 }
 
 beforeAll(async () => {

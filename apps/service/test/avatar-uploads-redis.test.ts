@@ -43,17 +43,32 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** Uploads a VRM 1 avatar named `name` through `node`'s console API. */
+async function uploadVrm(node: ServiceProcess, name: string) {
+  const vrm = toVrm(makeGlb(['aa', 'ih', 'ou', 'ee', 'oh', 'blink']), 1, name);
+  const up = await fetch(`${node.url}/v1/console/avatars`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
+    body: vrm,
+  });
+  const uploaded = (await up.json()) as Json;
+  expect(up.status, JSON.stringify(uploaded)).toBe(201);
+  return { vrm, uploaded, id: uploaded.avatar.id as string };
+}
+
+/** Opens a session on `node` with avatar `id` and waits for its first animation. */
+async function drive(node: ServiceProcess, id: string) {
+  const client = await TestClient.open(node, await mintToken(node), { avatarId: id });
+  client.configure();
+  await client.confirmed();
+  client.audio('r1', tone(300), true);
+  await client.waitFor((m) => m.data.case === 'serverResponseAnimation');
+  client.close();
+}
+
 describe('an uploaded avatar across the nodes of a region (Redis)', () => {
   it('is uploaded on one node, listed, served and driven on the other, deleted for both', async () => {
-    const vrm = toVrm(makeGlb(['aa', 'ih', 'ou', 'ee', 'oh', 'blink']), 1, 'Shared VRM');
-    const up = await fetch(`${nodeA.url}/v1/console/avatars`, {
-      method: 'POST',
-      headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
-      body: vrm,
-    });
-    const uploaded = (await up.json()) as Json;
-    expect(up.status, JSON.stringify(uploaded)).toBe(201);
-    const id = uploaded.avatar.id as string;
+    const { vrm, uploaded, id } = await uploadVrm(nodeA, 'Shared VRM');
     expect(uploaded.coverage.format).toBe('vrm1');
 
     const list = (await (await fetch(`${nodeB.url}/v1/console/avatars?appId=${APP_ID}`)).json()) as Json;
@@ -64,12 +79,7 @@ describe('an uploaded avatar across the nodes of a region (Redis)', () => {
     expect(asset.headers.get('etag')).toBe(`"sha256-${uploaded.avatar.assets[0].sha256}"`);
     expect(Buffer.from(await asset.arrayBuffer()).equals(vrm)).toBe(true);
 
-    const client = await TestClient.open(nodeB, await mintToken(nodeB), { avatarId: id });
-    client.configure();
-    await client.confirmed();
-    client.audio('r1', tone(300), true);
-    await client.waitFor((m) => m.data.case === 'serverResponseAnimation');
-    client.close();
+    await drive(nodeB, id);
 
     const del = await fetch(`${nodeB.url}/v1/console/avatars/${id}`, {
       method: 'DELETE',
@@ -86,15 +96,7 @@ describe('an uploaded avatar across the nodes of a region (Redis)', () => {
   });
 
   it('survives a node killed and started again: the upload is read back from the data volume', async () => {
-    const vrm = toVrm(makeGlb(['aa', 'ih', 'ou', 'ee', 'oh', 'blink']), 1, 'Kept VRM');
-    const up = await fetch(`${nodeA.url}/v1/console/avatars`, {
-      method: 'POST',
-      headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
-      body: vrm,
-    });
-    const uploaded = (await up.json()) as Json;
-    expect(up.status, JSON.stringify(uploaded)).toBe(201);
-    const id = uploaded.avatar.id as string;
+    const { vrm, id } = await uploadVrm(nodeA, 'Kept VRM');
 
     // SIGKILL: no drain, nothing flushed on the way out; the new process is configured the way the
     // Helm chart configures a pod (the data directory from the environment).
@@ -115,12 +117,7 @@ describe('an uploaded avatar across the nodes of a region (Redis)', () => {
     const asset = await fetch(`${listed.assets[0].url}?appId=${APP_ID}`);
     expect(asset.status).toBe(200);
     expect(Buffer.from(await asset.arrayBuffer()).equals(vrm)).toBe(true);
-    const client = await TestClient.open(nodeA, await mintToken(nodeA), { avatarId: id });
-    client.configure();
-    await client.confirmed();
-    client.audio('r1', tone(300), true);
-    await client.waitFor((m) => m.data.case === 'serverResponseAnimation');
-    client.close();
+    await drive(nodeA, id);
   });
 
   it('while Redis is down, avatar reads and sessions on uploads answer 503 (retry), built-ins still list', async () => {
