@@ -15,7 +15,10 @@ KIND is one of
 For each chosen recording writes OUT/<id>.wav (the audio at its own rate, mono s16) and
 OUT/<id>.align.json in human-align.py's format (10 ms frames), aligned with the same pocketsphinx
 path (its bundled en-US model wants 16 kHz: the audio is converted with sox for the aligner only).
-A recording the aligner cannot fit to its transcript is skipped and counted, never guessed.
+A recording the aligner cannot fit to its transcript is skipped and counted, never guessed. Each kept
+one records its fit (the acoustic score per frame of its words) in its .align.json and the manifest:
+speechocean762's per-phone pronunciation scores are not reachable here, so the aligner's own fit is
+the quality filter (real-corpus.ts --min-fit).
 Writes OUT/manifest.json listing what was kept and skipped. Needs the venv of human-fetch.sh.
 """
 
@@ -160,15 +163,23 @@ class Aligner:
                 failure = "the aligner found no alignment"
                 continue
             out_words, out_phones = [], []
+            score, frames = 0, 0
             for word in alignment:
                 name = re.sub(r"\(\d+\)$", "", word.name)
                 out_words.append({"word": name, "start": word.start, "end": word.start + word.duration})
                 for phone in word:
                     out_phones.append({"phone": phone.name, "start": phone.start, "end": phone.start + phone.duration})
+                    if name not in ("<sil>", "<s>", "</s>") and not name.startswith("["):
+                        score += phone.score
+                        frames += phone.duration
             spoken = [w["word"] for w in out_words if not w["word"].startswith("<") and not w["word"].startswith("[")]
             if spoken != words:
                 raise SystemExit(f"aligned words {spoken} differ from the transcript's {words}")
-            return out_words, out_phones
+            # The fit: the acoustic score per frame of the spoken words (pocketsphinx's log base
+            # 1.0001; closer to 0 = the audio sounds more like the phones it was forced onto), and
+            # whether the default beams sufficed. Mispronounced or mistranscribed words score low.
+            fit = {"scorePerFrame": round(score / max(frames, 1), 1), "beams": index}
+            return out_words, out_phones, fit
         raise SystemExit(failure)
 
 
@@ -212,7 +223,7 @@ def main():
             skipped.append({"id": item["id"], "why": "not mono s16"})
             continue
         try:
-            words, phones = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
+            words, phones, fit = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
         except (SystemExit, RuntimeError) as error:
             skipped.append({"id": item["id"], "why": str(error)[:200]})
             continue
@@ -221,11 +232,12 @@ def main():
             w.setsampwidth(2)
             w.setframerate(rate)
             w.writeframes(frames)
-        result = {"id": item["id"], "sampleRate": rate, "frameRate": 100, "words": words, "phones": phones}
+        result = {"id": item["id"], "sampleRate": rate, "frameRate": 100, "fit": fit, "words": words, "phones": phones}
         with open(os.path.join(out, f"{item['id']}.align.json"), "w", encoding="utf8") as f:
             json.dump(result, f)
         seconds += len(frames) / 2 / rate
-        kept.append({"id": item["id"], "speaker": item["speaker"], "seconds": round(len(frames) / 2 / rate, 3)})
+        kept.append({"id": item["id"], "speaker": item["speaker"], "seconds": round(len(frames) / 2 / rate, 3),
+                     "fit": fit["scorePerFrame"]})
         if len(kept) % 25 == 0:
             write_manifest(out, kind, src, per, kept, skipped, seconds)
     write_manifest(out, kind, src, per, kept, skipped, seconds)
