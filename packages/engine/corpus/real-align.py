@@ -1,11 +1,12 @@
 """Real speech for training: force-aligns a subset of a public speech corpus that is on disk.
 
-    python real-align.py KIND SRC OUT [--per-speaker N] [--max N]
+    python real-align.py KIND SRC OUT [--per-speaker N] [--max N] [--from-speaker ID]
 
 KIND is one of
   speechocean762  SRC = a checkout of jimbozhang/speechocean762 (OpenSLR 101, Apache-2.0):
                   adult speakers only (spk2age >= 18, train and test lists), the first N
-                  utterances of each in utterance-id order; the corpus's own lexicon
+                  utterances of each in utterance-id order (--from-speaker ID: only the speakers
+                  whose id sorts at or after ID, to split a run); the corpus's own lexicon
                   (resource/lexicon.txt) gives the pronunciations the aligner's cmudict lacks.
   fsdd            SRC = a checkout of Jakobovski/free-spoken-digit-dataset (CC BY-SA 4.0): the first N
                   recordings of each speaker and digit, in file-name order (8 kHz, kept at 8 kHz).
@@ -50,7 +51,7 @@ def read_table(path):
     return out
 
 
-def speechocean(src, per_speaker):
+def speechocean(src, per_speaker, first_speaker=""):
     ages, texts, wavs = {}, {}, {}
     for split in ("train", "test"):
         ages.update({k: int(v) for k, v in read_table(os.path.join(src, split, "spk2age")).items()})
@@ -68,7 +69,7 @@ def speechocean(src, per_speaker):
     taken = {}
     for utt in sorted(texts):
         spk = utt2spk.get(utt)
-        if spk is None or ages.get(spk, 0) < 18:
+        if spk is None or ages.get(spk, 0) < 18 or spk < first_speaker:
             continue
         if taken.get(spk, 0) >= per_speaker:
             continue
@@ -83,7 +84,7 @@ def speechocean(src, per_speaker):
         }
 
 
-def fsdd(src, per_digit):
+def fsdd(src, per_digit, _first=""):
     rec = os.path.join(src, "recordings")
     names = sorted(os.listdir(rec))
     taken = {}
@@ -104,7 +105,7 @@ def fsdd(src, per_digit):
         }
 
 
-def ljspeech(src, _limit):
+def ljspeech(src, _limit, _first=""):
     with open(os.path.join(src, "metadata.csv"), encoding="utf8") as f:
         for line in f:
             parts = line.rstrip("\n").split("|")
@@ -204,14 +205,15 @@ def write_manifest(out, kind, src, per, kept, skipped, seconds):
 def main():
     args = sys.argv[1:]
     if len(args) < 3 or args[0] not in KINDS:
-        raise SystemExit(f"usage: real-align.py {{{'|'.join(KINDS)}}} SRC OUT [--per-speaker N] [--max N]")
+        raise SystemExit(f"usage: real-align.py {{{'|'.join(KINDS)}}} SRC OUT [--per-speaker N] [--max N] [--from-speaker ID]")
     kind, src, out = args[:3]
     per = int(args[args.index("--per-speaker") + 1]) if "--per-speaker" in args else 10
     limit = int(args[args.index("--max") + 1]) if "--max" in args else 10**9
     os.makedirs(out, exist_ok=True)
     kept, skipped, seconds = [], [], 0.0
     aligner = Aligner()
-    for item in KINDS[kind](src, per):
+    first = args[args.index("--from-speaker") + 1] if "--from-speaker" in args else ""
+    for item in KINDS[kind](src, per, first):
         if len(kept) >= limit:
             break
         if not item["words"]:
