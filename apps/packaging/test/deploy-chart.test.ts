@@ -271,7 +271,11 @@ describe('deploy/helm/avatar-drive', () => {
     const claim = find(tryIt, 'PersistentVolumeClaim')[0]!;
     expect(claim.metadata.name).toBe('rel-avatar-drive-uploads');
     expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
-    expect(claim.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    expect(
+      (claim.metadata as { name: string; annotations: Record<string, string> }).annotations[
+        'helm.sh/resource-policy'
+      ],
+    ).toBe('keep');
     for (const [name, objects] of rendered) {
       const pod = deploymentOf(objects).spec.template.spec;
       const container = containerOf(objects);
