@@ -426,7 +426,7 @@ function meterLoop() {
     hook.syncOffsetMs = sync.offsetMs;
     $('latency-value').textContent = `${smoothedOffset >= 0 ? '+' : ''}${smoothedOffset.toFixed(1)} ms`;
     $('latency-detail').textContent =
-      `output latency ${sync.outputLatencyMs.toFixed(0)} ms · stalls ${sync.stalls}`;
+      `animation ${Math.max(0, sync.bufferedAheadMs ?? 0).toFixed(0)} ms ahead · output latency ${sync.outputLatencyMs.toFixed(0)} ms · stalls ${sync.stalls}`;
     $('latency').dataset.live = 'true';
   } else {
     smoothedOffset = undefined;

@@ -292,6 +292,10 @@ export class AvatarController {
         sample.framePosition === undefined
           ? undefined
           : (sample.framePosition / 25 - sample.audioPosition) * 1000,
+      bufferedAheadMs:
+        sample.framePosition === undefined
+          ? undefined
+          : (sample.framesReceived / 25 - sample.audioPosition) * 1000,
       outputLatencyMs: latency * 1000,
       stalls: scheduler.stallCount,
     };

@@ -29,8 +29,17 @@ export interface SyncStats {
   audioPosition: number;
   /** Frame position shown (frames; `audioPosition · 25` when frames are on time). */
   framePosition: number | undefined;
-  /** (framePosition / 25 − audioPosition) in ms: positive when the animation leads the audio. */
+  /**
+   * (framePosition / 25 − audioPosition) in ms: positive when the animation leads the audio. The
+   * frame shown is chosen by the audio clock, so this stays 0 while animation is there to show and
+   * goes negative only when it runs out (the newest frame is held).
+   */
   offsetMs: number | undefined;
+  /**
+   * Animation received beyond what is being heard, in ms (frames received / 25 − audioPosition):
+   * the margin before the mouth would have to hold. Negative while it holds.
+   */
+  bufferedAheadMs: number | undefined;
   /** How far behind the audio clock what is heard is (output latency), in ms. */
   outputLatencyMs: number;
   /** Times late audio pushed playback back. */

@@ -39,6 +39,8 @@ export interface PlaybackSample {
   frame: DriveFrame | undefined;
   /** Fractional frame position shown (`audioPosition · 25`), when a frame is shown. */
   framePosition: number | undefined;
+  /** Frames of the utterance received so far (the animation available to show). */
+  framesReceived: number;
 }
 
 interface Utterance {
@@ -185,7 +187,8 @@ export class PlaybackScheduler {
     if (!u || u.t0 === undefined || time < u.t0) return undefined;
     const audioPosition = time - u.t0;
     if (u.audioEnded && audioPosition >= u.samples / u.sampleRate) return undefined;
-    if (u.frames.length === 0) return { id: u.id, audioPosition, frame: undefined, framePosition: undefined };
+    if (u.frames.length === 0)
+      return { id: u.id, audioPosition, frame: undefined, framePosition: undefined, framesReceived: 0 };
     const position = audioPosition * FPS;
     const k = Math.floor(position);
     const last = u.frames.length - 1;
@@ -198,6 +201,7 @@ export class PlaybackScheduler {
       audioPosition,
       frame: lerpFrame(a, b, frac),
       framePosition: k > last ? last : position,
+      framesReceived: u.frames.length,
     };
   }
 

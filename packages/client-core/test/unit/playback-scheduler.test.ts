@@ -64,8 +64,12 @@ describe('PlaybackScheduler', () => {
     const held = s.sample(t0 + 7.5 / 25)!;
     expect(held.frame!.expression[17]).toBeCloseTo(0.03, 6);
     expect(held.framePosition).toBe(3);
+    expect(held.framesReceived).toBe(4);
     s.pushFrames('r', frames(4, 6));
-    expect(s.sample(t0 + 7.5 / 25)!.frame!.expression[17]).toBeCloseTo(0.075, 6);
+    const caughtUp = s.sample(t0 + 7.5 / 25)!;
+    expect(caughtUp.frame!.expression[17]).toBeCloseTo(0.075, 6);
+    // 10 frames received, 7.5 frames' worth heard: 2.5 frames (100 ms) of animation in hand.
+    expect(caughtUp.framesReceived).toBe(10);
   });
 
   it('moves audio and animation back together when a chunk arrives after its slot', () => {
