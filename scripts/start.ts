@@ -6,14 +6,32 @@
  * Ports (environment): AVATAR_DRIVE_PORT (8710, region ap-northeast), AVATAR_DRIVE_BACKUP_PORT
  * (8720, us-west), TOKEN_SERVER_PORT (8790), HOST_RELAY_PORT (8788), DEMO_PORT (5173).
  * Set SKIP_BUILD=1 to start without building.
+ *
+ * `--host ADDRESS` (or AVATAR_DRIVE_HOST) listens on that IPv4 address instead of loopback;
+ * `--host 0.0.0.0` listens everywhere and hands out this machine's LAN address, so a phone on the
+ * same network reaches the stack (examples/react-native). Nothing here has TLS or a firewall: use
+ * it on a network you trust.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, type Stack, startStack } from '../apps/demo/server/stack.ts';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT, type Stack, stackAddresses, startStack } from '../apps/demo/server/stack.ts';
 
 const env = process.env;
 const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
+
+function hostOption(): string {
+  try {
+    const { values } = parseArgs({ options: { host: { type: 'string' } }, strict: true });
+    const host = values.host ?? env.AVATAR_DRIVE_HOST ?? '127.0.0.1';
+    stackAddresses(host); // fails early, with what to pass
+    return host;
+  } catch (error) {
+    console.error(`${(error as Error).message}\nUsage: pnpm start [--host ADDRESS]`);
+    process.exit(2);
+  }
+}
 
 const NEEDED = [
   'packages/core/dist/index.js',
@@ -47,6 +65,7 @@ const COLOURS: Record<string, string> = { primary: '36', backup: '34', token: '3
 const verbose = env.LOG_LEVEL === 'debug' || env.VERBOSE === '1';
 
 async function main() {
+  const host = hostOption();
   build();
   let stack: Stack | undefined;
   let stopping = false;
@@ -62,6 +81,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     stack = await startStack({
+      host,
       ports: {
         primary: port('AVATAR_DRIVE_PORT', 8710),
         backup: port('AVATAR_DRIVE_BACKUP_PORT', 8720),
@@ -83,12 +103,19 @@ async function main() {
     process.exit(1);
   }
   if (stopping) return;
-  const { ports } = stack;
+  const { ports, address } = stack;
+  // A phone needs the address, not loopback: say what to give the React Native example.
+  const phone =
+    address === '127.0.0.1'
+      ? ''
+      : `
+      Phone (examples/react-native):  EXPO_PUBLIC_AVATAR_DRIVE_HOST=${address}
+`;
   console.log(`
-  Avatar Drive is running:  service ap-northeast :${ports.primary} · us-west :${ports.backup} · token server :${ports.token} · host relay :${ports.relay}
+  Avatar Drive is running on ${address}:  service ap-northeast :${ports.primary} · us-west :${ports.backup} · token server :${ports.token} · host relay :${ports.relay}
 
       Open  \x1b[1;4m${stack.url}\x1b[0m
-
+${phone}
   Ctrl-C stops everything.
 `);
 }

@@ -95,6 +95,7 @@ new WebSocketServer({ server, path: '/relay' }).on('connection', (ws) => {
   });
 });
 
-server.listen(Number(env.PORT ?? 8788), '127.0.0.1', () => {
-  console.log(`host-relay listening on ws://127.0.0.1:${server.address().port}/relay`);
+const host = env.HOST ?? '127.0.0.1';
+server.listen(Number(env.PORT ?? 8788), host, () => {
+  console.log(`host-relay listening on ws://${host}:${server.address().port}/relay`);
 });

@@ -16,8 +16,24 @@ import { useEffect, useRef, useState } from 'react';
 import { Platform, Pressable, SafeAreaView, StyleSheet, Text, View } from 'react-native';
 import { loadSample, speak } from './speech';
 
+/**
+ * The machine running `pnpm start` (default loopback: a simulator, or Android with `adb reverse`).
+ * On a phone, the address `pnpm start --host 0.0.0.0` prints.
+ */
+const STACK_HOST = process.env.EXPO_PUBLIC_AVATAR_DRIVE_HOST ?? '127.0.0.1';
 /** Your business server's token route (here: packages/token-server, started by `pnpm start`). */
-const TOKEN_SERVER = process.env.EXPO_PUBLIC_TOKEN_SERVER ?? 'http://127.0.0.1:8790';
+const TOKEN_SERVER = process.env.EXPO_PUBLIC_TOKEN_SERVER ?? `http://${STACK_HOST}:8790`;
+/** The two regions `pnpm start` runs, on that machine (the SDK's built-in ones are loopback). */
+const REGIONS = {
+  'ap-northeast': {
+    consoleUrl: `http://${STACK_HOST}:8710`,
+    ingressUrl: `ws://${STACK_HOST}:8710/v2/driveningress`,
+  },
+  'us-west': {
+    consoleUrl: `http://${STACK_HOST}:8720`,
+    ingressUrl: `ws://${STACK_HOST}:8720/v2/driveningress`,
+  },
+};
 const AVATAR_ID = process.env.EXPO_PUBLIC_AVATAR_ID ?? 'mika';
 const SAMPLE_RATE = 16000;
 
@@ -48,6 +64,7 @@ export default function App() {
       if (!AvatarSDK.isInitialized) {
         AvatarSDK.initialize(appId, {
           drivingServiceMode: 'sdk',
+          regions: REGIONS,
           audioFormat: { channelCount: 1, sampleRate: SAMPLE_RATE },
           logLevel: 'info',
         });

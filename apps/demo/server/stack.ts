@@ -1,5 +1,5 @@
 /**
- * Starts the whole demo stack on loopback: the driving service as two independent regions (two
+ * Starts the whole demo stack (on loopback unless `host` says otherwise): the driving service as two independent regions (two
  * processes that share the dev credentials — signing key and app — and nothing else: each keeps its
  * own single-use token ledger, or its own Redis),
  * the token server, the Host-mode relay example, and the demo's web server (in this process).
@@ -9,7 +9,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, isIPv4 } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type DemoConfig, portOf, startDemoServer } from './demo-server.js';
@@ -46,6 +47,13 @@ export interface StackOptions {
    * the same `/demo-config.json`, e.g. `examples/react/dist`.
    */
   pageRoot?: string;
+  /**
+   * Where the service, token server, relay and page listen (default `127.0.0.1`). `0.0.0.0`
+   * listens on every interface and gives clients this machine's first LAN IPv4 address; any other
+   * IPv4 address is used as is. For a phone on the same network (`pnpm start --host 0.0.0.0`).
+   * Redis stays on loopback.
+   */
+  host?: string;
 }
 
 /** A running stack. */
@@ -56,6 +64,8 @@ export interface Stack {
   /** Console URL per region. */
   consoles: Record<'primary' | 'backup', string>;
   ports: Record<Exclude<StackProcess, 'redis' | 'backupRedis'> | 'demo', number>;
+  /** The address the URLs above use: `host`, or the LAN address when listening on `0.0.0.0`. */
+  address: string;
   appId: string;
   /** Kills one process at once (SIGKILL), e.g. a region to test fallback. */
   kill(name: StackProcess): Promise<void>;
@@ -66,12 +76,33 @@ export interface Stack {
 const PRIMARY = 'ap-northeast';
 const BACKUP = 'us-west';
 
-/** A free loopback port (listen on 0, read it, close). */
-export async function freePort(): Promise<number> {
+/**
+ * Where a stack listens and the address it hands to clients (which cannot dial `0.0.0.0`).
+ * Throws, saying what to pass, for anything but an IPv4 address, or a wildcard on a machine with
+ * no LAN address.
+ */
+export function stackAddresses(host = '127.0.0.1'): { bind: string; address: string } {
+  if (!isIPv4(host)) {
+    throw new Error(`--host ${host}: give this machine's IPv4 address, or 0.0.0.0 for every interface.`);
+  }
+  if (host !== '0.0.0.0') return { bind: host, address: host };
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal);
+  if (!lan) {
+    throw new Error(
+      '--host 0.0.0.0: this machine has no LAN IPv4 address; pass the address phones should use.',
+    );
+  }
+  return { bind: host, address: lan.address };
+}
+
+/** A free port on `host` (listen on 0, read it, close). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(0, host, () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => ok(port));
     });
@@ -81,13 +112,14 @@ export async function freePort(): Promise<number> {
 /** Starts the stack; on any failure stops what it started and rethrows. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? (() => {});
+  const { bind, address } = stackAddresses(options.host);
   const want = options.ports ?? {};
   const ports = {
-    primary: want.primary || (await freePort()),
-    backup: want.backup || (await freePort()),
-    token: want.token || (await freePort()),
-    relay: want.relay || (await freePort()),
-    demo: want.demo || (await freePort()),
+    primary: want.primary || (await freePort(bind)),
+    backup: want.backup || (await freePort(bind)),
+    token: want.token || (await freePort(bind)),
+    relay: want.relay || (await freePort(bind)),
+    demo: want.demo || (await freePort(bind)),
   };
   const children = new Map<StackProcess, ChildProcess>();
   let demoServer: Server | undefined;
@@ -109,12 +141,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     const devCredentials = options.devCredentials ?? join(REPO_ROOT, '.avatar-drive', 'dev-credentials.json');
     const consoles = {
-      primary: `http://127.0.0.1:${ports.primary}`,
-      backup: `http://127.0.0.1:${ports.backup}`,
+      primary: `http://${address}:${ports.primary}`,
+      backup: `http://${address}:${ports.backup}`,
     };
     const ingress = {
-      [PRIMARY]: `ws://127.0.0.1:${ports.primary}/v2/driveningress`,
-      [BACKUP]: `ws://127.0.0.1:${ports.backup}/v2/driveningress`,
+      [PRIMARY]: `ws://${address}:${ports.primary}/v2/driveningress`,
+      [BACKUP]: `ws://${address}:${ports.backup}/v2/driveningress`,
     };
     const redisUrls: Partial<Record<string, string>> = {};
     if (options.redis) {
@@ -146,15 +178,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           '--port',
           String(port),
           '--host',
-          '127.0.0.1',
+          bind,
           '--dev-credentials',
           devCredentials,
           '--engine-module',
           engineModule,
-          // The demo server proxies avatar reads on loopback and names its own origin in
-          // X-Forwarded-Host, so asset URLs point back to the page (docs/deploy.md, "Behind a proxy").
+          // The demo server proxies avatar reads (from this machine, to `address`) and names its own
+          // origin in X-Forwarded-Host, so asset URLs point back to the page (docs/deploy.md,
+          // "Behind a proxy").
           '--trusted-proxies',
-          '127.0.0.1',
+          address === '127.0.0.1' ? address : `127.0.0.1,${address}`,
           ...(redisUrls[region] ? ['--redis-url', redisUrls[region]] : []),
         ],
         { ...options.serviceEnv },
@@ -177,7 +210,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const relayAvatarId = options.relayAvatarId ?? list[0]?.id;
     if (!relayAvatarId) throw new Error('The service lists no avatars: run `pnpm build` (packages/avatars).');
 
-    const demoOrigin = `http://127.0.0.1:${ports.demo}`;
+    const demoOrigin = `http://${address}:${ports.demo}`;
     // The built-in regions are the default ports; on other ports the token server mints from the
     // backup region's console, so it keeps working when a test kills the primary.
     const builtIn = ports.primary === 8710 && ports.backup === 8720;
@@ -191,7 +224,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           '--port',
           String(ports.token),
           '--host',
-          '127.0.0.1',
+          bind,
           '--cors-origin',
           demoOrigin,
           '--rate-limit',
@@ -214,6 +247,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         {
           ...drive,
           AVATAR_ID: relayAvatarId,
+          HOST: bind,
           PORT: String(ports.relay),
           AVATAR_DRIVE_CONSOLE_URL: consoles.primary,
           AVATAR_DRIVE_INGRESS_URL: ingress[PRIMARY]!,
@@ -224,8 +258,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     );
     await Promise.all([
       waitForHttp(`${consoles.backup}/readyz`, children.get('backup')!, 'backup'),
-      waitForHttp(`http://127.0.0.1:${ports.token}/health`, children.get('token')!, 'token'),
-      waitForHttp(`http://127.0.0.1:${ports.relay}/session-token`, children.get('relay')!, 'relay', true),
+      waitForHttp(`http://${address}:${ports.token}/health`, children.get('token')!, 'token'),
+      waitForHttp(`http://${address}:${ports.relay}/session-token`, children.get('relay')!, 'relay', true),
     ]);
 
     const config: DemoConfig = {
@@ -233,12 +267,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       primaryRegion: PRIMARY,
       backupRegion: BACKUP,
       ingress,
-      tokenUrl: `http://127.0.0.1:${ports.token}/session-token`,
-      relayUrl: `ws://127.0.0.1:${ports.relay}/relay`,
+      tokenUrl: `http://${address}:${ports.token}/session-token`,
+      relayUrl: `ws://${address}:${ports.relay}/relay`,
     };
     demoServer = await startDemoServer({
       root: options.pageRoot ?? join(REPO_ROOT, 'apps/demo/dist'),
       port: ports.demo,
+      host: bind,
       config,
       consoles: [consoles.primary, consoles.backup],
       // Server-side only: the upload route adds it to POST /v1/console/avatars.
@@ -250,6 +285,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       config,
       consoles,
       ports,
+      address,
       appId,
       kill: async (name) => {
         const child = children.get(name);
@@ -288,7 +324,9 @@ function launch(
 
 /** Polls a URL until it answers (any status when `anyStatus`, else 2xx); fails if the process exits. */
 async function waitForHttp(url: string, child: ChildProcess, name: string, anyStatus = false): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // Generous: a process that dies fails at once below; one that starts slowly (a loaded 2-core
+  // machine takes 25 s for a service) is not a failure.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -303,7 +341,7 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, anySt
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`${name} did not become ready at ${url} within 30 s.`);
+  throw new Error(`${name} did not become ready at ${url} within 90 s.`);
 }
 
 async function waitForTcp(port: number, child: ChildProcess): Promise<void> {
