@@ -77,9 +77,12 @@ export class RedisHA {
     }
     const primary = this.servers[0]!.port;
     for (const server of this.servers) await server.proc.until(() => ping(server.port), 'PING answer');
+    // Online, not just connected: a replica still waiting for its first copy of the data
+    // (state=wait_bgsave) acknowledges nothing, so the nodes' WAIT would refuse every session
+    // (4503) until it has one.
     await this.servers[0]!.proc.until(
-      async () => (await info(primary, 'replication')).includes(`connected_slaves:${replicas}`),
-      `${replicas} connected replicas`,
+      async () => onlineReplicas(await info(primary, 'replication')) === replicas,
+      `${replicas} replicas online`,
     );
     for (let i = 0; i < count; i++) {
       const port = sentinelPorts[i] ?? (await freePort());
@@ -114,22 +117,7 @@ export class RedisHA {
   }
 
   #server(index: number, port: number): Proc {
-    const args = [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      this.#dir,
-      '--dbfilename',
-      `dump-${port}.rdb`,
-      '--loglevel',
-      'warning',
-    ];
+    const args = serverArgs(port, this.#dir);
     if (index > 0) args.push('--replicaof', '127.0.0.1', String(this.servers[0]!.port));
     return new Proc(`redis-${port}`, 'redis-server', args, { ...(this.#log && { log: this.#log }) });
   }
@@ -177,8 +165,7 @@ export class RedisHA {
     const server = this.server(port);
     await server.proc.stop('SIGKILL');
     const primary = await this.primaryPort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-    args.push('--dir', this.#dir, '--dbfilename', `dump-${port}.rdb`, '--loglevel', 'warning');
+    const args = serverArgs(port, this.#dir);
     if (primary !== undefined && primary !== port) args.push('--replicaof', '127.0.0.1', String(primary));
     server.proc = new Proc(`redis-${port}`, 'redis-server', args, { ...(this.#log && { log: this.#log }) });
     await server.proc.until(() => ping(port), 'PING answer');
@@ -200,6 +187,35 @@ export class RedisHA {
     await Promise.all([...this.sentinels, ...this.servers].map((s) => s.proc.stop('SIGKILL')));
     await rm(this.#dir, { recursive: true, force: true });
   }
+}
+
+/** The command line of a server on `port`: loopback only, nothing written to disk. */
+function serverArgs(port: number, dir: string): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--dbfilename',
+    `dump-${port}.rdb`,
+    '--loglevel',
+    'warning',
+    // Redis 7 waits 5 s by default before a diskless full sync, for more replicas to join it; its
+    // replicas here all connect at once, and until they are synced they confirm no write.
+    '--repl-diskless-sync-delay',
+    '0',
+  ];
+}
+
+/** Replicas listed `state=online` in an INFO replication answer (synced, acknowledging writes). */
+export function onlineReplicas(replication: string): number {
+  return replication.split('\n').filter((line) => /^slave\d+:.*\bstate=online\b/.test(line)).length;
 }
 
 interface SentinelMaster {

@@ -1,11 +1,12 @@
 """Real speech for training: force-aligns a subset of a public speech corpus that is on disk.
 
-    python real-align.py KIND SRC OUT [--per-speaker N] [--max N]
+    python real-align.py KIND SRC OUT [--per-speaker N] [--max N] [--from-speaker ID]
 
 KIND is one of
   speechocean762  SRC = a checkout of jimbozhang/speechocean762 (OpenSLR 101, Apache-2.0):
                   adult speakers only (spk2age >= 18, train and test lists), the first N
-                  utterances of each in utterance-id order; the corpus's own lexicon
+                  utterances of each in utterance-id order (--from-speaker ID: only the speakers
+                  whose id sorts at or after ID, to split a run); the corpus's own lexicon
                   (resource/lexicon.txt) gives the pronunciations the aligner's cmudict lacks.
   fsdd            SRC = a checkout of Jakobovski/free-spoken-digit-dataset (CC BY-SA 4.0): the first N
                   recordings of each speaker and digit, in file-name order (8 kHz, kept at 8 kHz).
@@ -14,9 +15,11 @@ KIND is one of
 
 For each chosen recording writes OUT/<id>.wav (the audio at its own rate, mono s16) and
 OUT/<id>.align.json in human-align.py's format (10 ms frames), aligned by sphinx_align.py as the
-dev set's recordings are (its bundled en-US model wants 16 kHz: the audio is converted with sox for the
-aligner only).
-A recording the aligner cannot fit to its transcript is skipped and counted, never guessed.
+dev set's recordings are (its bundled en-US model wants 16 kHz: the audio is converted with sox for the aligner only).
+A recording the aligner cannot fit to its transcript is skipped and counted, never guessed. Each kept
+one records its fit (the acoustic score per frame of its words) in its .align.json and the manifest:
+speechocean762's per-phone pronunciation scores are not reachable here, so the aligner's own fit is
+the quality filter (real-corpus.ts --min-fit).
 Writes OUT/manifest.json listing what was kept and skipped. Needs the venv of human-fetch.sh.
 """
 
@@ -43,7 +46,7 @@ def read_table(path):
     return out
 
 
-def speechocean(src, per_speaker):
+def speechocean(src, per_speaker, first_speaker=""):
     ages, texts, wavs = {}, {}, {}
     for split in ("train", "test"):
         ages.update({k: int(v) for k, v in read_table(os.path.join(src, split, "spk2age")).items()})
@@ -61,7 +64,7 @@ def speechocean(src, per_speaker):
     taken = {}
     for utt in sorted(texts):
         spk = utt2spk.get(utt)
-        if spk is None or ages.get(spk, 0) < 18:
+        if spk is None or ages.get(spk, 0) < 18 or spk < first_speaker:
             continue
         if taken.get(spk, 0) >= per_speaker:
             continue
@@ -76,7 +79,7 @@ def speechocean(src, per_speaker):
         }
 
 
-def fsdd(src, per_digit):
+def fsdd(src, per_digit, _first=""):
     rec = os.path.join(src, "recordings")
     names = sorted(os.listdir(rec))
     taken = {}
@@ -97,7 +100,7 @@ def fsdd(src, per_digit):
         }
 
 
-def ljspeech(src, _limit):
+def ljspeech(src, _limit, _first=""):
     with open(os.path.join(src, "metadata.csv"), encoding="utf8") as f:
         for line in f:
             parts = line.rstrip("\n").split("|")
@@ -167,14 +170,15 @@ def write_manifest(out, kind, src, per, kept, skipped, seconds):
 def main():
     args = sys.argv[1:]
     if len(args) < 3 or args[0] not in KINDS:
-        raise SystemExit(f"usage: real-align.py {{{'|'.join(KINDS)}}} SRC OUT [--per-speaker N] [--max N]")
+        raise SystemExit(f"usage: real-align.py {{{'|'.join(KINDS)}}} SRC OUT [--per-speaker N] [--max N] [--from-speaker ID]")
     kind, src, out = args[:3]
     per = int(args[args.index("--per-speaker") + 1]) if "--per-speaker" in args else 10
     limit = int(args[args.index("--max") + 1]) if "--max" in args else 10**9
     os.makedirs(out, exist_ok=True)
     kept, skipped, seconds = [], [], 0.0
     aligner = Aligner()
-    for item in KINDS[kind](src, per):
+    first = args[args.index("--from-speaker") + 1] if "--from-speaker" in args else ""
+    for item in KINDS[kind](src, per, first):
         if len(kept) >= limit:
             break
         if not item["words"]:
@@ -186,7 +190,7 @@ def main():
             skipped.append({"id": item["id"], "why": "not mono s16"})
             continue
         try:
-            words, phones, _fit = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
+            words, phones, fit = aligner.align(audio_16k(item["path"]), item["words"], item["pronunciations"])
         except (SystemExit, RuntimeError) as error:
             skipped.append({"id": item["id"], "why": str(error)[:200]})
             continue
@@ -195,11 +199,12 @@ def main():
             w.setsampwidth(2)
             w.setframerate(rate)
             w.writeframes(frames)
-        result = {"id": item["id"], "sampleRate": rate, "frameRate": 100, "words": words, "phones": phones}
+        result = {"id": item["id"], "sampleRate": rate, "frameRate": 100, "fit": fit, "words": words, "phones": phones}
         with open(os.path.join(out, f"{item['id']}.align.json"), "w", encoding="utf8") as f:
             json.dump(result, f)
         seconds += len(frames) / 2 / rate
-        kept.append({"id": item["id"], "speaker": item["speaker"], "seconds": round(len(frames) / 2 / rate, 3)})
+        kept.append({"id": item["id"], "speaker": item["speaker"], "seconds": round(len(frames) / 2 / rate, 3),
+                     "fit": fit["scorePerFrame"]})
         if len(kept) % 25 == 0:
             write_manifest(out, kind, src, per, kept, skipped, seconds)
     write_manifest(out, kind, src, per, kept, skipped, seconds)

@@ -11,7 +11,10 @@
  * --hidden a,b, --max-utterances N, --variants N, --seed N, --out <file>, --projection K (rows of the
  * learnt per-hop projection), --neural N (Kokoro neural-voice utterances added to the generated
  * corpus; needs corpus/kokoro-fetch.sh), --python <path> (a Python with torch, default
- * $AVATAR_DRIVE_TORCH_PYTHON or `python3`; see train/requirements.txt), --threads N (torch threads).
+ * $AVATAR_DRIVE_TORCH_PYTHON or `python3`; see train/requirements.txt), --threads N (torch threads),
+ * --context narrow|wide (the context slots, see CONTEXTS), --dump <dir> (where the features go,
+ * default $AVATAR_DRIVE_DATA/dump), --reuse-dump (train on the dump already there: its hops, labels
+ * and standardisation; for trying model options without extracting the features again).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,17 +77,48 @@ const projectionRows = Number(arg('projection') ?? 24);
 
 /** Model lookahead in hops past the frame's last hop (20 ms: the default driver lookahead). */
 const MODEL_LOOKAHEAD = 1;
-/** Context slots (hop ranges, averaged) relative to the frame's first hop: 240 ms of past, the frame, 20 ms of future. */
-const CONTEXT: ContextSlot[] = [
-  [-12, -9],
-  [-8, -6],
-  [-5, -4],
-  [-3, -2],
-  [-1, -1],
-  [0, 0],
-  [1, 1],
-  [2, 2],
-];
+/**
+ * Context layouts (hop ranges, averaged, relative to the frame's first hop), by `--context` name.
+ * `narrow`: 8 slots, 240 ms of past, the frame, 20 ms of future. `wide`: 12 slots, 400 ms of past
+ * (a syllable and a half: enough to know which vowel a consonant leaves and whether speech is
+ * running), single hops over the last 60 ms; the same frame and future, so the same latency.
+ */
+const CONTEXTS: Record<string, ContextSlot[]> = {
+  narrow: [
+    [-12, -9],
+    [-8, -6],
+    [-5, -4],
+    [-3, -2],
+    [-1, -1],
+    [0, 0],
+    [1, 1],
+    [2, 2],
+  ],
+  wide: [
+    [-20, -17],
+    [-16, -13],
+    [-12, -10],
+    [-9, -8],
+    [-7, -6],
+    [-5, -4],
+    [-3, -3],
+    [-2, -2],
+    [-1, -1],
+    [0, 0],
+    [1, 1],
+    [2, 2],
+  ],
+};
+const contextName = arg('context') ?? 'narrow';
+const CONTEXT: ContextSlot[] =
+  CONTEXTS[contextName] ??
+  (() => {
+    throw new Error(
+      `--context ${contextName}: unknown layout; use one of ${Object.keys(CONTEXTS).join(', ')}`,
+    );
+  })();
+/** Reuse the dump on disk (its hops, labels and standardisation): train only, with new model options. */
+const reuseDump = flag('reuse-dump');
 
 /** The window each frame's soft label is taken from, relative to the frame start. */
 const FRAME_S = (HOPS_PER_FRAME * HOP_MS) / 1000;
@@ -139,7 +173,19 @@ function shifted(phones: readonly PhoneSpan[], lead: number): PhoneSpan[] {
   return phones.map((p) => ({ ...p, start: p.start + lead, end: p.end + lead }));
 }
 
-async function main(): Promise<void> {
+/** What a dump holds besides its hops and labels: enough to write a weights file from it. */
+interface DumpInfo {
+  pad: number;
+  sequences: { offset: number; count: number; validation: boolean; kind: string }[];
+  mean: number[];
+  std: number[];
+  channelPrior: number[];
+  /** The weights' provenance of the corpus this dump was made from. */
+  corpus: Record<string, unknown>;
+}
+
+/** Generates (unless --skip-generate), augments and extracts the corpus; writes the dump. */
+async function prepareDump(): Promise<DumpInfo> {
   if (!flag('skip-generate')) generate();
   const ids = listUtterances(trainDir).slice(0, maxUtterances);
   if (ids.length === 0) throw new Error(`no utterances in ${trainDir}`);
@@ -244,6 +290,43 @@ async function main(): Promise<void> {
   }
   writeFileSync(join(dumpDir, 'hops.f32'), new Uint8Array(hopsOut.buffer));
   writeFileSync(join(dumpDir, 'labels.f32'), new Uint8Array(labelsOut.buffer));
+  const info: DumpInfo = {
+    pad,
+    sequences: index,
+    mean,
+    std,
+    channelPrior,
+    corpus: {
+      corpus: {
+        generated: ids.length,
+        real: realSets.map((r) => ({ dir: r.dir, recordings: r.ids.length })),
+        sequences: sequences.length,
+        hours: {
+          synthetic: hours(seconds.synthetic),
+          real: hours(seconds.real),
+          speechFree: hours(seconds.noise),
+        },
+      },
+      augmentation,
+      corpusDir: trainDir,
+      generated: !flag('skip-generate'),
+    },
+  };
+  writeFileSync(join(dumpDir, 'dump.json'), JSON.stringify(info));
+  log(`dump: ${totalHops} hops in ${dumpDir}`);
+  return info;
+}
+
+/** The dump on disk, as {@link prepareDump} left it. */
+function readDump(): DumpInfo {
+  const file = join(dumpDir, 'dump.json');
+  if (!existsSync(file))
+    throw new Error(`--reuse-dump: ${file} is missing; run the trainer once without --reuse-dump`);
+  return JSON.parse(readFileSync(file, 'utf8')) as DumpInfo;
+}
+
+async function main(): Promise<void> {
+  const { pad, sequences, mean, std, channelPrior, corpus } = reuseDump ? readDump() : await prepareDump();
   writeFileSync(
     join(dumpDir, 'meta.json'),
     JSON.stringify({
@@ -257,10 +340,12 @@ async function main(): Promise<void> {
       hidden,
       epochs,
       seed,
-      sequences: index,
+      sequences,
     }),
   );
-  log(`dump: ${totalHops} hops in ${dumpDir}; training in PyTorch (${python})`);
+  log(
+    `training in PyTorch (${python}): context ${contextName}, hidden ${hidden.join(',')}, ${epochs} epochs`,
+  );
 
   const trained = spawnSync(
     python,
@@ -307,19 +392,8 @@ async function main(): Promise<void> {
     provenance: {
       trainedAt: new Date().toISOString(),
       trainer: `PyTorch ${result.torch} (train/train.py), ${result.optimiser}`,
-      corpus: {
-        generated: ids.length,
-        real: realSets.map((r) => ({ dir: r.dir, recordings: r.ids.length })),
-        sequences: sequences.length,
-        hours: {
-          synthetic: hours(seconds.synthetic),
-          real: hours(seconds.real),
-          speechFree: hours(seconds.noise),
-        },
-      },
-      augmentation,
-      corpusDir: trainDir,
-      generated: !flag('skip-generate'),
+      ...corpus,
+      context: contextName,
       examples: result.examples,
       bestEpoch: result.bestEpoch,
       validationFrameAccuracy: result.validationFrameAccuracy,
