@@ -10,14 +10,14 @@
  * is a flood. What honest clients send is far below: audio in 10–100 ms chunks (never light),
  * one end marker per utterance, a pause/resume or interrupt when the user acts, a configure per
  * session, i.e. a few light messages a second at most; a flood of hundreds of thousands a second
- * (even slowed to the intake budget's ~800 a second) passes the burst in under a second.
+ * (even slowed to the intake budget's ~800 a second) passes the burst in about a second and a half.
  */
 
 /** Light messages per second a session may keep up indefinitely. */
 export const LIGHT_MESSAGES_PER_SECOND = 50;
 
 /** Light messages beyond the sustained rate that make a flood. */
-export const LIGHT_MESSAGE_BURST = 500;
+export const LIGHT_MESSAGE_BURST = 1000;
 
 /**
  * Audio payload (bytes) from which a message is not light: 32 bytes is 1 ms of 16 kHz PCM, and
