@@ -18,6 +18,8 @@ beforeAll(async () => {
   const admin = new Redis(redis.url);
   // A user that may do everything but list the clients (as on some managed Redis).
   await admin.call('ACL', 'SETUSER', 'nolist', 'on', '>nolist-pw', '~*', '&*', '+@all', '-client|list');
+  // One that may list the clients but not name its own connection.
+  await admin.call('ACL', 'SETUSER', 'noname', 'on', '>noname-pw', '~*', '&*', '+@all', '-client|setname');
   admin.disconnect();
 });
 afterEach(async () => {
@@ -118,20 +120,29 @@ describe("fencing a dead node's session slots (Redis)", () => {
     expect(await frozen.zrange(`avd:sessions:${app}`, 0, -1)).toEqual(['node-f/conn_b1']);
   });
 
-  it('without CLIENT LIST, a dead node is fenced by its liveness key alone, once it expires', async () => {
-    const app = nextApp();
-    const url = `redis://nolist:nolist-pw@127.0.0.1:${redis.port}`;
-    const a = await store('node-g', { url, nodeTtlMs: 900 });
-    const b = await store('node-h', { url, nodeTtlMs: 900 });
-    expect(await take(a, app, 2, 2)).toEqual([true, true]);
-    await die(a);
-    // Its connection is gone but nobody may see that: refused until the key's TTL runs out.
-    expect(await b.acquireSession(app, 'conn_b1', 2)).toBe(false);
-    const started = Date.now();
-    while (!(await b.acquireSession(app, 'conn_b1', 2))) {
-      if (Date.now() - started > 3000) throw new Error('not fenced after the liveness key expired');
-      await sleep(50);
-    }
-    expect(await b.sessionCount(app)).toBe(1);
-  });
+  it.each([
+    ['without CLIENT LIST', 'nolist'],
+    ['without CLIENT SETNAME (no node is named, so none looks connected)', 'noname'],
+  ])(
+    '%s, a dead node is fenced by its liveness key alone, once it expires; a live one never',
+    async (_what, user) => {
+      const app = nextApp();
+      const url = `redis://${user}:${user}-pw@127.0.0.1:${redis.port}`;
+      const a = await store('node-g', { url, nodeTtlMs: 900 });
+      const b = await store('node-h', { url, nodeTtlMs: 900 });
+      expect(await take(a, app, 2, 2)).toEqual([true, true]);
+      // While it lives, nothing is fenced (however long past its first TTL: it keeps its key).
+      await sleep(1200);
+      expect(await b.acquireSession(app, 'conn_b1', 2)).toBe(false);
+      await die(a);
+      // Its connection is gone but nobody may see that: refused until the key's TTL runs out.
+      expect(await b.acquireSession(app, 'conn_b1', 2)).toBe(false);
+      const started = Date.now();
+      while (!(await b.acquireSession(app, 'conn_b1', 2))) {
+        if (Date.now() - started > 3000) throw new Error('not fenced after the liveness key expired');
+        await sleep(50);
+      }
+      expect(await b.sessionCount(app)).toBe(1);
+    },
+  );
 });

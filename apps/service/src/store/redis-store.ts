@@ -483,6 +483,15 @@ export class RedisStore implements SharedStore {
       const end = line.indexOf(' ', at + mark.length);
       ids.push(line.slice(at + mark.length, end < 0 ? undefined : end));
     }
+    // Not even this node is named (CLIENT SETNAME refused; ioredis ignores that): names say
+    // nothing about who is alive, so the liveness key alone fences.
+    if (!ids.includes(this.#nodeId)) {
+      this.#canList = false;
+      this.#logger?.warn(
+        "this node's Redis connection has no name (CLIENT SETNAME not allowed?): a dead node's session slots are freed when its liveness key expires",
+      );
+      return undefined;
+    }
     return ids;
   }
 
