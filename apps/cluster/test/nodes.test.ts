@@ -1,8 +1,10 @@
 /**
  * One region of three service nodes behind HAProxy, on Redis with Sentinel (all real processes):
  * limits hold across nodes, a node killed mid-utterance loses only its own sessions (which speak
- * again on another node), and a rolling restart under 100 live sessions costs nothing but
- * retryable closes followed by reconnects.
+ * again on another node), a node killed while an app is at its session limit gives its slots back
+ * at once (its sessions come back instead of being refused with 4003 until their leases run out),
+ * and a rolling restart under 100 live sessions costs nothing but retryable closes followed by
+ * reconnects.
  */
 import { audioInputMessage, decodeMessage, encodeMessage } from '@avatar-drive/core';
 import { generateApiKey } from '@avatar-drive/service';
@@ -15,11 +17,12 @@ import { Speaker } from '../src/speaker.js';
 
 let cluster: Cluster;
 const LIMITED = { appId: 'app_limited', apiKey: generateApiKey(), maxConcurrentSessions: 5 };
+const FULL = { appId: 'app_full', apiKey: generateApiKey(), maxConcurrentSessions: 6 };
 
 beforeAll(async () => {
   cluster = await startCluster({
     nodes: 3,
-    apps: [{ appId: 'app_cluster', apiKey: generateApiKey() }, LIMITED],
+    apps: [{ appId: 'app_cluster', apiKey: generateApiKey() }, LIMITED, FULL],
     checkIntervalMs: 500,
     env: {
       AVATAR_DRIVE_TOKEN_RATE_LIMIT: '100000',
@@ -32,19 +35,19 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-function speaker(): Speaker {
+function speaker(app: { appId: string; apiKey: string } = cluster.app): Speaker {
   return new Speaker({
     consoleUrl: cluster.url,
     ingressUrl: cluster.ingressUrl,
-    appId: cluster.app.appId,
-    apiKey: cluster.app.apiKey,
+    appId: app.appId,
+    apiKey: app.apiKey,
   });
 }
 
-async function startSpeakers(count: number): Promise<Speaker[]> {
+async function startSpeakers(count: number, app?: { appId: string; apiKey: string }): Promise<Speaker[]> {
   const speakers: Speaker[] = [];
   for (let i = 0; i < count; i += 10) {
-    const batch = Array.from({ length: Math.min(10, count - i) }, () => speaker());
+    const batch = Array.from({ length: Math.min(10, count - i) }, () => speaker(app));
     await Promise.all(batch.map((s) => s.start()));
     speakers.push(...batch);
   }
@@ -137,6 +140,56 @@ describe('one region of three nodes', () => {
       ]);
       expect(s.frames).toBeGreaterThan(framesBefore[i]!);
     }
+    await Promise.all(speakers.map((s) => s.stop()));
+    await cluster.nodes[victim]!.start();
+    await allNodesReady();
+  });
+
+  it('kill -9 of a node while an app is at its limit: its sessions come back at once, not refused with 4003', async () => {
+    // Every slot of the app taken, spread over the three nodes.
+    const speakers = await startSpeakers(FULL.maxConcurrentSessions, FULL);
+    await sleep(1000);
+    const extra = await attemptSession(
+      cluster.ingressUrl,
+      FULL.appId,
+      await mintToken(cluster.url, FULL.apiKey),
+    );
+    expect(extra).toEqual({ outcome: 'closed', code: 4003 });
+    const counts = await Promise.all(cluster.nodes.map((n) => liveSessions(n.url)));
+    const victim = counts.findIndex((c) => (c ?? 0) > 0);
+    expect(victim).toBeGreaterThanOrEqual(0);
+    const killedAt = Date.now();
+    await cluster.nodes[victim]!.kill();
+
+    // The dropped sessions reconnect through HAProxy at once; the killed node's slots must not
+    // count by then (its leases run 30 s; the SDKs do not retry 4003). 10 s is a third of that.
+    await until(
+      () => {
+        const dropped = speakers.filter((s) => s.dropped);
+        return dropped.length > 0 && dropped.every((s) => s.speakingAgainAt(killedAt) !== undefined);
+      },
+      "the killed node's sessions speaking again",
+      10_000,
+    );
+    const dropped = speakers.filter((s) => s.dropped);
+    const recovery = dropped.map((s) => s.speakingAgainAt(killedAt)! - killedAt);
+    const connected = dropped.map(
+      (s) => s.events.find((e) => e.at >= killedAt && e.detail === 'reconnecting->connected')!.at - killedAt,
+    );
+    console.log(
+      `node kill at the app's limit (${FULL.maxConcurrentSessions}): ${dropped.length} dropped sessions connected again after ${connected.join(', ')} ms, speaking again after ${recovery.join(', ')} ms (bound 10,000 ms)`,
+    );
+    for (const s of dropped) {
+      expect(s.errors.map((e) => e.error?.retryable)).toEqual([true]);
+      expect(s.session.state).toBe('connected');
+    }
+    // Still at the limit: the killed node's slots were given to its sessions, not added to it.
+    const again = await attemptSession(
+      cluster.ingressUrl,
+      FULL.appId,
+      await mintToken(cluster.url, FULL.apiKey),
+    );
+    expect(again).toEqual({ outcome: 'closed', code: 4003 });
     await Promise.all(speakers.map((s) => s.stop()));
     await cluster.nodes[victim]!.start();
     await allNodesReady();

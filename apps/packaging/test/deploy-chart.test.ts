@@ -43,6 +43,18 @@ const SCENARIOS: Record<string, Record<string, unknown>> = {
     autoscaling: { minReplicas: 3, maxReplicas: 30, targetLiveSessionsPerPod: 25 },
     drain: { preStopSeconds: 10, timeoutSeconds: 60 },
   },
+  'with the token server (chart-made Secret, LiveKit)': {
+    ...CREDENTIALS,
+    tokenServer: {
+      enabled: true,
+      appId: 'app_test',
+      apiKey: 'adk_chart-test-key',
+      livekitApiKey: 'lk-key',
+      livekitApiSecret: 'lk-secret',
+      livekit: { url: 'wss://livekit.example.com', agentName: 'avatar-agent' },
+      corsOrigin: 'https://app.example.com',
+    },
+  },
   'fixed size (external Redis URL, no autoscaling)': {
     ...CREDENTIALS,
     redis: { enabled: false },
@@ -80,7 +92,10 @@ async function serviceSources(): Promise<string> {
 }
 
 const find = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
-const deploymentOf = (objects: K8sObject[]) => find(objects, 'Deployment')[0]!;
+const isTokenServer = (o: K8sObject) => o.metadata.name.endsWith('-token-server');
+/** The service's Deployment (the token server's, when rendered, is another). */
+const deploymentOf = (objects: K8sObject[]) =>
+  find(objects, 'Deployment').filter((o) => !isTokenServer(o))[0]!;
 const containerOf = (objects: K8sObject[]) => deploymentOf(objects).spec.template.spec.containers[0];
 const envNames = (objects: K8sObject[]) => {
   const config = find(objects, 'ConfigMap')[0]!;
@@ -313,6 +328,89 @@ describe('deploy/helm/avatar-drive', () => {
     }
   });
 
+  it('the token server (optional): its own Deployment and Service, probes on /health, the API key only from a Secret', async () => {
+    for (const [name, objects] of rendered) {
+      if (name.startsWith('with the token server')) continue;
+      expect(objects.filter(isTokenServer), `${name}: off by default`).toEqual([]);
+    }
+    const objects = rendered.get('with the token server (chart-made Secret, LiveKit)')!;
+    const mine = objects
+      .filter(isTokenServer)
+      .map((o) => o.kind)
+      .sort();
+    expect(mine).toEqual(['Deployment', 'Service']);
+    const deployment = find(objects, 'Deployment').find(isTokenServer)!;
+    const service = find(objects, 'Service').find(isTokenServer)!;
+    // Neither Service selects the other's pods.
+    const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    const mainService = find(objects, 'Service').find((o) => o.metadata.name === 'rel-avatar-drive')!;
+    const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+      Object.entries(selector).every(([k, v]) => labels[k] === v);
+    expect(matches(mainService.spec.selector, podLabels)).toBe(false);
+    expect(matches(service.spec.selector, deploymentOf(objects).spec.template.metadata.labels)).toBe(false);
+    expect(service.spec.ports[0]).toMatchObject({ port: 80, targetPort: 'http' });
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.readinessProbe.httpGet.path).toBe('/health');
+    expect(container.livenessProbe.httpGet.path).toBe('/health');
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    const env = container.env as Array<{ name: string; value?: string; valueFrom?: K8sObject }>;
+    const value = (n: string) => env.find((e) => e.name === n)?.value;
+    expect(value('AVATAR_DRIVE_CONSOLE_URL')).toBe('http://rel-avatar-drive.default.svc:80');
+    expect(value('AVATAR_DRIVE_APP_ID')).toBe('app_test');
+    expect(value('TRUST_PROXY')).toBe('1');
+    expect(value('PORT')).toBe('8790');
+    // Secrets: only by reference, from the chart-made Secret, which holds them.
+    const secretName = 'rel-avatar-drive-token-server-credentials';
+    for (const key of ['AVATAR_DRIVE_API_KEY', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET']) {
+      expect(env.find((e) => e.name === key)?.valueFrom?.secretKeyRef).toMatchObject({
+        name: secretName,
+        key,
+      });
+    }
+    expect(JSON.stringify(deployment)).not.toContain('adk_chart-test-key');
+    const secret = find(objects, 'Secret').find((o) => o.metadata.name === secretName)!;
+    expect(secret.stringData).toEqual({
+      AVATAR_DRIVE_API_KEY: 'adk_chart-test-key',
+      LIVEKIT_API_KEY: 'lk-key',
+      LIVEKIT_API_SECRET: 'lk-secret',
+    });
+    // Every variable it sets is one the token server reads.
+    const files = await readdir(join(REPO_ROOT, 'packages/token-server/src'));
+    const sources = (
+      await Promise.all(files.map((f) => readFile(join(REPO_ROOT, 'packages/token-server/src', f), 'utf8')))
+    ).join('\n');
+    for (const { name } of env) {
+      expect(sources, `${name} is read nowhere in packages/token-server/src`).toMatch(
+        new RegExp(`\\b${name}\\b`),
+      );
+    }
+    // An existing Secret: none made; with TLS on the service it mints over https.
+    const existing = parse(
+      (
+        await template({
+          ...CREDENTIALS,
+          tls: { enabled: true, secretName: 'tls' },
+          tokenServer: { enabled: true, appId: 'app_test', existingSecret: 'token-server-keys' },
+        })
+      ).stdout,
+    );
+    expect(find(existing, 'Secret').filter(isTokenServer)).toEqual([]);
+    expect(find(existing, 'Secret').map((o) => o.metadata.name)).not.toContain(secretName);
+    const existingEnv = find(existing, 'Deployment').find(isTokenServer)!.spec.template.spec.containers[0]
+      .env;
+    expect(existingEnv).toContainEqual({
+      name: 'AVATAR_DRIVE_CONSOLE_URL',
+      value: 'https://rel-avatar-drive.default.svc:443',
+    });
+    expect(
+      existingEnv.find((e: { name: string }) => e.name === 'AVATAR_DRIVE_API_KEY').valueFrom.secretKeyRef
+        .name,
+    ).toBe('token-server-keys');
+  });
+
   it('refuses values that cannot work, saying what to set', async () => {
     const error = (values: Record<string, unknown>) =>
       template(values).then(
@@ -324,6 +422,12 @@ describe('deploy/helm/avatar-drive', () => {
     expect(await error({ ...CREDENTIALS, tls: { enabled: true } })).toMatch(/tls.secretName is required/);
     expect(await error({ ...CREDENTIALS, uploads: { persistence: { enabled: false } } })).toMatch(
       /Give uploads.persistence a ReadWriteMany claim/,
+    );
+    expect(await error({ ...CREDENTIALS, tokenServer: { enabled: true, apiKey: 'k' } })).toMatch(
+      /tokenServer.appId is required/,
+    );
+    expect(await error({ ...CREDENTIALS, tokenServer: { enabled: true, appId: 'app_test' } })).toMatch(
+      /set tokenServer.apiKey .* or tokenServer.existingSecret/,
     );
   });
 });

@@ -2,8 +2,8 @@
  * The attack kit's findings against the real service process (issue 32 §3), each in a bounded
  * loop: N1 (a quadratic trim of the upgrade path before authentication), N2 (the same in the
  * Range parser), N5 (an unknown egress_type is the client's error: 4008, no error-level log
- * with a stack), N6 (a repeated subprotocol refused before the token is spent), N3 (a flood of
- * tiny messages is slowed like a flood of audio) and N7 (uploads
+ * with a stack), N6 (a repeated subprotocol refused before the token is spent), N3 (a session
+ * flooding tiny messages is closed, and only it) and N7 (uploads
  * timed by their progress, not by the fixed request timeout that ended honest slow uploads).
  *
  * Time is compared like with like: each hostile request against a benign one of the same length
@@ -16,10 +16,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { wire } from '@avatar-drive/core';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIGHT_MESSAGE_BURST } from '../src/capacity/message-flood.js';
 import { makeGlb } from './support/glb.js';
-import { API_KEY, APP_ID, AVATAR_ID, makeAvatarsDir, mintToken, TestClient } from './support/harness.js';
+import {
+  API_KEY,
+  APP_ID,
+  AVATAR_ID,
+  makeAvatarsDir,
+  mintToken,
+  sleep,
+  TestClient,
+  tone,
+} from './support/harness.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
 
 let service: ServiceProcess;
@@ -266,7 +276,7 @@ describe('N7: uploads are timed by their progress (real process, request timeout
   });
 });
 
-describe('N3: a flood of tiny messages is charged like audio (real process, 4× real time, 1 s window)', () => {
+describe('N3: a flooding session is closed, and only it (real process, 4× real time, 1 s window)', () => {
   let flooded: ServiceProcess;
   beforeAll(async () => {
     flooded = await startServiceProcess({
@@ -278,45 +288,105 @@ describe('N3: a flood of tiny messages is charged like audio (real process, 4× 
     await flooded?.stop();
   });
 
-  it('200,000 ClientPause for an unknown req_id: the session is slowed to its budget; another session opens meanwhile', async () => {
-    const flooder = await TestClient.open(flooded, await mintToken(flooded));
-    flooder.configure();
-    await flooder.confirmed();
-    // One message encoded once and sent as fast as the socket takes it.
-    const pause = toBinary(
+  /** One message encoded once, to be sent as fast as the socket takes it. */
+  const floods = {
+    'ClientPause for an unknown req_id': toBinary(
       wire.MessageSchema,
       create(wire.MessageSchema, {
         type: wire.MessageType.CLIENT_PAUSE,
         data: { case: 'clientPause', value: { reqId: 'nobody' } },
       }),
-    );
-    // Count the answers (each a ServerError) without decoding them: the test process must keep up.
-    let answered = 0;
-    flooder.ws.removeAllListeners('message');
-    flooder.ws.on('message', () => {
-      answered++;
-    });
-    const started = performance.now();
-    for (let i = 0; i < 200_000; i++) flooder.ws.send(pause);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const elapsedS = (performance.now() - started) / 1000;
-    // Budget: 4 s of burst, refilled at 4 s per second, 5 ms per message: 800 + 800 per second;
-    // pausing the socket stops reads, so what one read already brought in (up to 64 KiB of
-    // messages) may still be handled on top. Half as much again for margin.
-    const bound = (800 * (1 + elapsedS) + 65_536 / pause.length) * 1.5;
-    console.log(
-      `[attack] N3: ${answered} of 200,000 messages answered in ${elapsedS.toFixed(1)} s against ≤ ${bound.toFixed(0)} (without the charge: tens of thousands)`,
-    );
-    expect(answered).toBeGreaterThan(0);
-    expect(answered).toBeLessThan(bound);
-    // Everyone else is served: a new session opens, the health check answers.
-    const other = await TestClient.open(flooded, await mintToken(flooded));
-    other.configure();
-    await other.confirmed();
-    expect((await fetch(`${flooded.url}/healthz`)).status).toBe(200);
-    other.ws.close();
-    // The flooder's socket is not being read (its backlog drains at its budget): cut it.
-    flooder.ws.terminate();
-    await Promise.all([other.closed, flooder.closed]);
-  }, 60_000);
+    ),
+    'one-sample audio frames': toBinary(
+      wire.MessageSchema,
+      create(wire.MessageSchema, {
+        type: wire.MessageType.CLIENT_AUDIO_INPUT,
+        data: { case: 'clientAudioInput', value: { reqId: 'req_flood', audio: new Uint8Array(2) } },
+      }),
+    ),
+  };
+
+  for (const [kind, message] of Object.entries(floods)) {
+    it(`200,000 ${kind}: the flooder is closed with 4005; a session streaming in real time keeps it; a new one opens; /healthz stays fast`, async () => {
+      // An honest session on the same node: a 4 s utterance in real-time 20 ms chunks, across the flood.
+      const honest = await TestClient.open(flooded, await mintToken(flooded));
+      honest.configure();
+      await honest.confirmed();
+      const chunk = tone(20);
+      let sent = 0;
+      let endSentAt = 0;
+      const streaming = setInterval(() => {
+        sent++;
+        const last = sent === 200;
+        honest.audio('req_honest', chunk, last);
+        if (last) {
+          endSentAt = performance.now();
+          clearInterval(streaming);
+        }
+      }, 20);
+      await sleep(500);
+
+      const flooder = await TestClient.open(flooded, await mintToken(flooded));
+      flooder.configure();
+      await flooder.confirmed();
+      // Count the answers without decoding them (the test process must keep up); keep the last.
+      let answered = 0;
+      let last: Buffer | undefined;
+      flooder.ws.removeAllListeners('message');
+      flooder.ws.on('message', (data: Buffer) => {
+        answered++;
+        last = data;
+      });
+      // As fast as the socket takes them, a thousand at a time (the client reads its socket in
+      // between, as an attacker that wants to see the answers does), until the service closes it.
+      const started = performance.now();
+      let sentFlood = 0;
+      while (sentFlood < 200_000 && flooder.ws.readyState === flooder.ws.OPEN) {
+        for (let j = 0; j < 1000; j++) flooder.ws.send(message);
+        sentFlood += 1000;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const closed = await flooder.closed;
+      const closedAfterS = (performance.now() - started) / 1000;
+      console.log(
+        `[attack] N3 (${kind}): flooder closed with ${closed.code} after ${closedAfterS.toFixed(2)} s and ${sentFlood} messages sent, ${answered} answers (burst ${LIGHT_MESSAGE_BURST} light messages)`,
+      );
+      expect(closed.code).toBe(4005);
+      const error = fromBinary(wire.MessageSchema, last!);
+      expect(error.data.case).toBe('serverError');
+      expect(error.data.value).toMatchObject({ code: 4005 });
+      expect((error.data.value as wire.ServerError).message).toMatch(
+        /^protocolError: Message flood: .*open a new session\.$/,
+      );
+      // Closed within the burst (at ~800 handled a second under the intake budget, plus one read's worth).
+      expect(answered).toBeLessThanOrEqual(LIGHT_MESSAGE_BURST + 65_536 / message.length);
+
+      // Everyone else is served: a new session opens, the health check answers at once.
+      const other = await TestClient.open(flooded, await mintToken(flooded));
+      other.configure();
+      await other.confirmed();
+      const healthStarted = performance.now();
+      expect((await fetch(`${flooded.url}/healthz`)).status).toBe(200);
+      const healthMs = performance.now() - healthStarted;
+      other.close();
+
+      // The honest session kept real time: its utterance's last animation follows its last chunk closely.
+      await honest.waitFor(
+        (m) =>
+          m.data.case === 'serverResponseAnimation' &&
+          m.data.value.reqId === 'req_honest' &&
+          m.data.value.end,
+        10_000,
+      );
+      const tailMs = performance.now() - endSentAt;
+      console.log(
+        `[attack] N3 (${kind}): /healthz in ${healthMs.toFixed(0)} ms; the honest session's last animation ${tailMs.toFixed(0)} ms after its last chunk (bound 2000)`,
+      );
+      expect(healthMs).toBeLessThan(1000);
+      expect(tailMs).toBeLessThan(2000);
+      expect(honest.inbox.filter((m) => m.data.case === 'serverError')).toEqual([]);
+      honest.close();
+      await Promise.all([other.closed, honest.closed]);
+    }, 60_000);
+  }
 });

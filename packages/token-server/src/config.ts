@@ -17,6 +17,9 @@ export const USAGE = `avatar-drive-token-server [options]
   --trust-body-identity    TRUST_BODY_IDENTITY=1: issue the identity the caller names (the spec's
                            reference behaviour, unauthenticated demos only); default: every
                            identity is generated and a body naming one is refused (403)
+  --trust-proxy VALUE      TRUST_PROXY: honour X-Forwarded-For from the proxies in front (rate limits
+                           per client): a hop count (1 behind one ingress), addresses/CIDRs
+                           (comma-separated), or true (any; forgeable). Default: none
   --log-level LEVEL        LOG_LEVEL (default info)
   --version                prints the version
 
@@ -54,6 +57,7 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
       agent: { type: 'string' },
       'reserved-identities': { type: 'string' },
       'trust-body-identity': { type: 'boolean' },
+      'trust-proxy': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -75,11 +79,13 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
           .map((r) => r.trim())
           .filter(Boolean);
   const trustBodyIdentity = values['trust-body-identity'] === true || env.TRUST_BODY_IDENTITY === '1';
+  const trustProxy = parseTrustProxy(values['trust-proxy'] ?? env.TRUST_PROXY);
   return {
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: int('--port', values.port ?? env.PORT, 8790),
     server: {
       logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+      ...(trustProxy !== undefined && { trustProxy }),
       livekit: {
         ...(env.LIVEKIT_URL && { url: env.LIVEKIT_URL }),
         ...(env.LIVEKIT_API_KEY && { apiKey: env.LIVEKIT_API_KEY }),
@@ -111,4 +117,26 @@ export function resolveBinConfig(argv: string[], rawEnv: NodeJS.ProcessEnv): Bin
       ...(trustBodyIdentity && { participant: referenceParticipant(room || DEFAULT_ROOM) }),
     },
   };
+}
+
+/**
+ * TRUST_PROXY / --trust-proxy: unset or `false` → undefined (trust none); `true`; a hop count;
+ * otherwise a comma-separated list of addresses / CIDR ranges.
+ * @throws Error when a list entry is not an IPv4/IPv6 address or CIDR range.
+ */
+function parseTrustProxy(text: string | undefined): boolean | number | string | undefined {
+  if (text === undefined || text === '' || text === 'false') return undefined;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry))
+      throw new Error(
+        `TRUST_PROXY must be a hop count, true, or addresses/CIDR ranges separated by commas; "${entry}" is none of these.`,
+      );
+  }
+  return entries.join(',');
 }

@@ -6,8 +6,13 @@ import { type TokenServerOptions, tokenServerPlugin } from './plugin.js';
 export interface BuildTokenServerOptions extends TokenServerOptions {
   /** Log level (default `info`); `false` for no logs. Headers and bodies are never logged. */
   logLevel?: string | false;
-  /** Trust X-Forwarded-For (behind a proxy) so rate limits apply per client. */
-  trustProxy?: boolean;
+  /**
+   * Trust X-Forwarded-For from the proxies in front, so rate limits apply per client, not per
+   * proxy: `true` (any), a hop count (the nearest N, e.g. 1 behind one ingress), or addresses /
+   * CIDR ranges (comma-separated). Default false. A hop count or list keeps a client from
+   * choosing its own address with a forged header.
+   */
+  trustProxy?: boolean | number | string;
 }
 
 /**
@@ -29,7 +34,9 @@ export async function buildTokenServer(options: BuildTokenServerOptions = {}): P
             // Default serializers log method/url/ip only; make sure no secret-bearing header ever is.
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
           },
-    trustProxy,
+    // A hop count as a function: fastify's types take none, and proxy-addr treats N the same way.
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 16 * 1024,
   });
   await app.register(tokenServerPlugin, plugin);

@@ -144,4 +144,37 @@ describe.skipIf(!livekit)('POST /token: the app decides room and identity (real 
     const base = await listen({ livekit: lk });
     expect((await post(base, { identity: 'alice' })).status).toBe(403);
   });
+
+  it('the bin: TRUST_PROXY / --trust-proxy takes a hop count, true or addresses; anything else is refused', async () => {
+    const trust = (argv: string[], env: NodeJS.ProcessEnv) => {
+      const config = resolveBinConfig(argv, env);
+      if ('help' in config) throw new Error('unexpected help');
+      return config.server.trustProxy;
+    };
+    expect(trust([], {})).toBeUndefined();
+    expect(trust([], { TRUST_PROXY: '1' })).toBe(1);
+    expect(trust(['--trust-proxy', 'true'], {})).toBe(true);
+    expect(trust([], { TRUST_PROXY: '10.0.0.0/8, 192.0.2.10' })).toBe('10.0.0.0/8,192.0.2.10');
+    expect(() => trust([], { TRUST_PROXY: 'ingress.local' })).toThrow(/hop count, true, or addresses/);
+    // One trusted hop: the client's address is the one the proxy appended, so each client has its own
+    // rate-limit budget and a forged header further left changes nothing.
+    const app = await buildTokenServer({
+      logLevel: false,
+      trustProxy: trust([], { TRUST_PROXY: '1' })!,
+      rateLimit: { max: 1, timeWindowMs: 60_000 },
+    });
+    const status = async (forwarded: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/session-token',
+          headers: { 'x-forwarded-for': forwarded },
+          payload: {},
+        })
+      ).statusCode;
+    expect(await status('203.0.113.1')).toBe(500); // not configured, but counted for 203.0.113.1
+    expect(await status('203.0.113.2')).toBe(500); // another client: its own budget
+    expect(await status('198.51.100.9, 203.0.113.1')).toBe(429); // forged left entry: still 203.0.113.1
+    await app.close();
+  });
 });

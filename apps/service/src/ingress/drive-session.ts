@@ -29,6 +29,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { createSessionAudio, type SessionAudio } from '../audio/session-audio.js';
 import { IntakeLimiter } from '../capacity/intake-limiter.js';
+import { MessageFloodGuard } from '../capacity/message-flood.js';
 import type { EgressRegistry } from '../egress/registry.js';
 import { egressKindOf } from '../egress/registry.js';
 import type { EngineChannel, EnginePool } from '../engine-pool/engine-pool.js';
@@ -85,6 +86,7 @@ export class DriveSession {
   readonly #requests = new SessionRequests();
   readonly #opening: OpeningBuffer;
   readonly #intake: IntakeLimiter;
+  readonly #flood = new MessageFloodGuard();
   #sampleRate = 0;
   readonly #reqIdCache = createReqIdCache();
   readonly #timers: SessionTimers;
@@ -269,6 +271,11 @@ export class DriveSession {
     // Every message is charged, before any work on it: a flood of tiny ones is slowed (its socket
     // stops being read) like a flood of audio.
     this.#intake.admitMessage();
+    if (this.#flood.arrived()) {
+      this.#deps.logger.warn(this.info, 'session closed: message flood');
+      this.fail('protocolError', MessageFloodGuard.explain());
+      return;
+    }
     if (this.#phase === 'active' && isBinary && data.byteLength <= this.#deps.limits.maxMessageBytes) {
       const audio = readAudioInput(data, this.#reqIdCache);
       if (audio) {
@@ -408,6 +415,7 @@ export class DriveSession {
 
   #audio(input: FastAudioInput | wire.ClientAudioInput): void {
     const { reqId, end, audio } = input;
+    this.#flood.carried(audio.byteLength);
     if (!reqId) {
       this.fail(
         'invalidRequest',

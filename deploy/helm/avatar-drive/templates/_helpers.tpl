@@ -87,3 +87,37 @@ emptyDir: {}
 {{- fail "avatar-drive: uploads.persistence.enabled=false keeps each pod's uploads to itself; with more than one pod every node must read every upload. Give uploads.persistence a ReadWriteMany claim, or run one pod (replicaCount=1, autoscaling.enabled=false)" }}
 {{- end }}
 {{- end -}}
+
+{{/* The token server: its own name label, so the service's Service never selects its pods. */}}
+{{- define "avatar-drive.tokenServer.fullname" -}}
+{{- printf "%s-token-server" (include "avatar-drive.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "avatar-drive.tokenServer.selectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-token-server" (include "avatar-drive.name" .) | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: token-server
+{{- end -}}
+
+{{- define "avatar-drive.tokenServer.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "avatar-drive.tokenServer.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+avatar-drive/region: {{ .Values.region }}
+{{- end -}}
+
+{{- define "avatar-drive.tokenServer.secret" -}}
+{{- default (printf "%s-credentials" (include "avatar-drive.tokenServer.fullname" .)) .Values.tokenServer.existingSecret -}}
+{{- end -}}
+
+{{/* The console API the token server mints from: given, or this release's Service. */}}
+{{- define "avatar-drive.tokenServer.consoleUrl" -}}
+{{- if .Values.tokenServer.consoleUrl -}}
+{{- .Values.tokenServer.consoleUrl -}}
+{{- else if .Values.tls.enabled -}}
+{{- printf "https://%s.%s.svc:443" (include "avatar-drive.fullname" .) .Release.Namespace -}}
+{{- else -}}
+{{- printf "http://%s.%s.svc:%v" (include "avatar-drive.fullname" .) .Release.Namespace .Values.service.port -}}
+{{- end -}}
+{{- end -}}
