@@ -59,8 +59,6 @@ export interface PrecheckResult {
   extensions: string[];
   /** The `EXT_meshopt_compression` buffer views, checked; empty when the file is not compressed. */
   meshopt: MeshoptView[];
-  /** Images that are KTX2 (`KHR_texture_basisu`), their headers checked. */
-  ktx2Images: number;
 }
 
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -255,7 +253,7 @@ function checkData(
   bin: Uint8Array,
   maxBytes: number,
   compression: { meshopt: boolean; maxDecodedBytes: number },
-): { meshopt: MeshoptView[]; ktx2Images: number } {
+): { meshopt: MeshoptView[] } {
   const binLength = bin.byteLength;
   const buffers = list(gltf.buffers, 'buffers');
   const kinds = buffers.map((buffer, i): BufferKind => {
@@ -346,9 +344,7 @@ function checkData(
       );
     }
     if (isKtx2) checkKtx2(bin.subarray(view.offset, view.offset + view.length), `images[${i}]`);
-    else ktx2.delete(i);
   });
-  const ktx2Images = images.filter((image) => image.mimeType === 'image/ktx2').length;
   const accessors = list(gltf.accessors, 'accessors');
   accessors.forEach((accessor, i) => {
     const where = `accessors[${i}]`;
@@ -423,7 +419,7 @@ function checkData(
       for (const [name, ref] of refs) index(ref, accessors.length, `${where}.${name}`);
     });
   });
-  return { meshopt, ktx2Images };
+  return { meshopt };
 }
 
 function targetNamesOf(gltf: GltfJson): string[] {
