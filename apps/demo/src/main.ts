@@ -337,6 +337,8 @@ async function setup() {
   // the instant the jaw is open; a screenshot takes too long to catch a syllable).
   const capture = new URLSearchParams(location.search).get('capture') === '1';
   const current = new AvatarView(avatar, $('avatar'), {
+    // Copied there by the build (scripts/copy-transcoder.mjs), for uploads with KTX2 textures.
+    ktx2TranscoderPath: '/basis/',
     ...(hook.rendering.lowEnd ? LOW_END_VIEW_OPTIONS : {}),
     ...(capture ? { preserveDrawingBuffer: true } : {}),
   });

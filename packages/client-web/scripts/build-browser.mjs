@@ -4,7 +4,8 @@
 // can `import { AvatarView } from './avatar-drive.js'` with no import map and no bundler.
 // The on-device engine (local mode) is a separate chunk next to it, dist/browser/chunks/, loaded
 // only by pages that drive locally. Runs after tsup (whose `clean` empties dist/) as part of `build`.
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -34,3 +35,15 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
     `client-web browser bundle: ${file.replace(/.*dist\//, 'dist/')} ${(output.bytes / 1024).toFixed(1)} KiB (minified)`,
   );
 }
+
+// The Basis Universal transcoder of the three.js this package was built with, for KTX2 textures:
+// AvatarView's default ktx2TranscoderPath is the basis/ folder next to the module that runs
+// (dist/index.js or dist/browser/avatar-drive.js), so both get one.
+// three's exports hide package.json; its main file is build/three.cjs.
+const basis = join(dirname(createRequire(import.meta.url).resolve('three')), '../examples/jsm/libs/basis');
+for (const dir of [join(root, 'dist/basis'), join(outdir, 'basis')]) {
+  mkdirSync(dir, { recursive: true });
+  for (const file of ['basis_transcoder.js', 'basis_transcoder.wasm'])
+    copyFileSync(join(basis, file), join(dir, file));
+}
+console.log('client-web: Basis transcoder copied to dist/basis/ and dist/browser/basis/');

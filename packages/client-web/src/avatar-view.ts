@@ -14,6 +14,7 @@ import {
 import { AvatarScene, configurePortraitRenderer } from '@avatar-drive/client-core/three';
 import { type AvatarCoverage, AvatarError, type DriveFrame } from '@avatar-drive/core';
 import * as THREE from 'three';
+import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import type { Avatar } from './avatar-manager.js';
 
@@ -35,6 +36,14 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   antialias?: boolean;
   /** Keep the last frame readable (screenshots, `readPixels`); default false (a little faster). */
   preserveDrawingBuffer?: boolean;
+  /**
+   * Where the Basis Universal transcoder (`basis_transcoder.js` and `.wasm`) is served, for avatars
+   * with KTX2 textures (`KHR_texture_basisu`); fetched only when such an avatar loads. Default: the
+   * `basis/` folder next to this package's module (the package ships it in `dist/basis/` and
+   * `dist/browser/basis/`). An app whose bundler does not copy it serves that folder itself and
+   * sets this (e.g. `'/basis/'`).
+   */
+  ktx2TranscoderPath?: string;
 }
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
@@ -65,6 +74,7 @@ export class AvatarView {
   #firstRendered = false;
   #disposed = false;
   #lastFrame: DriveFrame | undefined;
+  #ktx2: Promise<KTX2Loader> | undefined;
 
   /**
    * Creates the canvas in `container` and starts rendering once the model is parsed.
@@ -110,9 +120,14 @@ export class AvatarView {
     this.canvas.style.width = '100%';
     this.canvas.style.height = '100%';
     container.appendChild(this.canvas);
+    const transcoderPath = options.ktx2TranscoderPath ?? defaultTranscoderPath();
     this.#stage = new AvatarScene(avatar, this.#renderer, {
       environmentLighting: options.environmentLighting ?? true,
       surfaceDetail: options.surfaceDetail ?? true,
+      ktx2Loader: async () => {
+        this.#ktx2 ??= createKtx2Loader(this.#renderer, transcoderPath);
+        return this.#ktx2;
+      },
     });
 
     this.controller = new AvatarController(
@@ -211,6 +226,8 @@ export class AvatarView {
     window.removeEventListener('resize', this.#onWindowResize);
     this.controller.dispose();
     this.#stage.dispose();
+    // The transcoder's workers end with the view.
+    this.#ktx2?.then((loader) => loader.dispose()).catch(() => undefined);
     this.#renderer.dispose();
     this.#renderer.forceContextLoss();
     this.canvas.remove();
@@ -249,4 +266,18 @@ export class AvatarView {
       }
     }
   }
+}
+
+/** The `basis/` folder next to this module (dist/ and dist/browser/ each ship one). */
+function defaultTranscoderPath(): string {
+  return new URL('./basis/', import.meta.url).href;
+}
+
+/**
+ * A KTX2Loader for `renderer`, loaded on first need (three's KTX2Loader and its zstd decoder stay
+ * out of pages that never show a KTX2 texture); it picks the GPU formats the renderer supports.
+ */
+async function createKtx2Loader(renderer: THREE.WebGLRenderer, transcoderPath: string): Promise<KTX2Loader> {
+  const { KTX2Loader } = await import('three/examples/jsm/loaders/KTX2Loader.js');
+  return new KTX2Loader().setTranscoderPath(transcoderPath).detectSupport(renderer);
 }

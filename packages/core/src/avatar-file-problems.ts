@@ -41,6 +41,13 @@ export const AVATAR_FILE_PROBLEMS = [
   'vertexOrderMismatch',
   /** The Gaussians in `offset.ply` are not one per vertex of `skin.glb`'s mesh. */
   'countMismatch',
+  /**
+   * The file requires a glTF extension the service and clients cannot read (named in the message),
+   * such as `KHR_draco_mesh_compression`: re-export without it (meshopt compression is supported).
+   */
+  'unsupportedExtension',
+  /** Compressed data that does not decode: an `EXT_meshopt_compression` stream or a KTX2 texture whose header or levels are malformed. */
+  'compressionMalformed',
 ] as const;
 
 export type AvatarFileProblem = (typeof AVATAR_FILE_PROBLEMS)[number];

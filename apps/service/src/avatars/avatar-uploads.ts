@@ -87,7 +87,10 @@ export class AvatarUploads {
         checked = precheckGlb(lam.skin, { maxBytes: this.limits.maxBytes });
         coverage = drivableCoverage(checked);
       }
-      validation = await validateGltf(lam ? lam.skin : bytes, { timeoutMs: this.limits.validationTimeoutMs });
+      validation = await validateGltf(lam ? lam.skin : bytes, {
+        timeoutMs: this.limits.validationTimeoutMs,
+        meshopt: checked.meshopt,
+      });
     } finally {
       release();
     }

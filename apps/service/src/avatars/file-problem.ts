@@ -21,6 +21,8 @@ const STATUS: Record<AvatarFileProblem, number> = {
   plyMalformed: 422,
   vertexOrderMismatch: 422,
   countMismatch: 422,
+  unsupportedExtension: 422,
+  compressionMalformed: 422,
 };
 
 /** Builds the refusal for `problem`; `message` says what is wrong and what to do about it. */

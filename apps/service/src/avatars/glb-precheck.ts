@@ -2,13 +2,24 @@
  * A cheap structural check of an avatar file before anything expensive touches it: the GLB
  * container (header, chunk lengths), the size and shape of the glTF JSON (no JSON bombs), every
  * size and index the JSON declares (buffers, buffer views, accessors, mesh references) against the
- * bytes actually present, URIs (a GLB avatar must be self-contained) and the VRM extension.
+ * bytes actually present, URIs (a GLB avatar must be self-contained), the extensions it uses
+ * (compressed buffer views and KTX2 texture headers included, see gltf-extensions.ts) and the VRM
+ * extension.
  *
  * Linear in the file size and never allocates more than the file: what passes is safe to hand to
  * the Khronos validator (which then checks everything else) and to clients.
  */
 import { fileProblem } from './file-problem.js';
+import {
+  type BufferKind,
+  basisuImages,
+  checkExtensionPolicy,
+  MESHOPT,
+  type MeshoptView,
+  meshoptViewOf,
+} from './gltf-extensions.js';
 import { count, type GltfJson, index, isObject, list } from './gltf-json.js';
+import { checkKtx2 } from './ktx2-header.js';
 import { checkVrm } from './vrm-precheck.js';
 
 export type { GltfJson } from './gltf-json.js';
@@ -27,6 +38,11 @@ export interface PrecheckLimits {
   maxJsonDepth?: number;
   /** Most entries in any one JSON array or object (default 100 000). */
   maxJsonItems?: number;
+  /**
+   * Most bytes the file's `EXT_meshopt_compression` buffer views may decode to, all together
+   * (default 4 × maxBytes): checked before anything decodes them.
+   */
+  maxDecodedBytes?: number;
 }
 
 /** What the pre-check learnt about a file that passed. */
@@ -39,6 +55,10 @@ export interface PrecheckResult {
   vrmVersion?: 0 | 1;
   /** Morph-target names found on the meshes (`extras.targetNames`). */
   targetNames: string[];
+  /** `extensionsUsed` of the file. */
+  extensions: string[];
+  /** The `EXT_meshopt_compression` buffer views, checked; empty when the file is not compressed. */
+  meshopt: MeshoptView[];
 }
 
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -132,13 +152,20 @@ export function precheckGlb(bytes: Uint8Array, limits: PrecheckLimits): Precheck
       `asset.version is ${JSON.stringify(assetVersion) ?? 'missing'}; glTF 2.0 is required. Re-export as glTF 2.0.`,
     );
   }
-  checkData(gltf, bin?.length ?? 0, limits.maxBytes);
+  const extensions = checkExtensionPolicy(gltf);
+  const binBytes = bin ? bytes.subarray(bin.offset, bin.offset + bin.length) : new Uint8Array(0);
+  const data = checkData(gltf, binBytes, limits.maxBytes, {
+    meshopt: extensions.includes(MESHOPT),
+    maxDecodedBytes: limits.maxDecodedBytes ?? limits.maxBytes * 4,
+  });
   const vrmVersion = checkVrm(gltf);
   return {
     gltf,
     format: vrmVersion === undefined ? 'glb' : 'vrm',
     ...(vrmVersion !== undefined && { vrmVersion }),
     targetNames: targetNamesOf(gltf),
+    extensions,
+    ...data,
   };
 }
 
@@ -216,10 +243,20 @@ function checkItemCounts(root: unknown, maxItems: number): void {
   }
 }
 
-/** Buffers, images, buffer views, accessors and mesh references: declared sizes and indices. */
-function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
+/**
+ * Buffers, images, buffer views, accessors and mesh references: declared sizes and indices. With
+ * meshopt, buffers past 0 may be fallback buffers (no data: every view of them is decoded from a
+ * stream in the BIN chunk), and the views' decoded sizes are bounded by `maxDecodedBytes` in all.
+ */
+function checkData(
+  gltf: GltfJson,
+  bin: Uint8Array,
+  maxBytes: number,
+  compression: { meshopt: boolean; maxDecodedBytes: number },
+): { meshopt: MeshoptView[] } {
+  const binLength = bin.byteLength;
   const buffers = list(gltf.buffers, 'buffers');
-  buffers.forEach((buffer, i) => {
+  const kinds = buffers.map((buffer, i): BufferKind => {
     if (buffer.uri !== undefined) {
       throw fileProblem(
         'externalUri',
@@ -227,12 +264,16 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
       );
     }
     const byteLength = count(buffer.byteLength, `buffers[${i}].byteLength`);
-    if (byteLength > maxBytes) {
+    // With meshopt, a buffer past 0 is a placeholder the decoder fills (tagged `fallback` or not).
+    const fallback = i > 0 && compression.meshopt;
+    const limit = fallback ? compression.maxDecodedBytes : maxBytes;
+    if (byteLength > limit) {
       throw fileProblem(
         'tooLarge',
-        `buffers[${i}] declares ${byteLength} bytes, over this service's limit of ${maxBytes}.`,
+        `buffers[${i}] declares ${byteLength} bytes, over this service's limit of ${limit}.`,
       );
     }
+    if (fallback) return 'fallback';
     if (i > 0) {
       throw fileProblem(
         'externalUri',
@@ -245,12 +286,10 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
         `buffers[0] declares ${byteLength} bytes but the GLB's BIN chunk has ${binLength}: the file is truncated or corrupt. Re-export it.`,
       );
     }
+    return 'bin';
   });
-  list(gltf.images, 'images').forEach((image, i) => {
-    if (image.uri !== undefined) {
-      throw fileProblem('externalUri', `images[${i}] points to ${describeUri(image.uri)}. ${SELF_CONTAINED}`);
-    }
-  });
+  const meshopt: MeshoptView[] = [];
+  let decodedBytes = 0;
   const views = list(gltf.bufferViews, 'bufferViews').map((view, i) => {
     const where = `bufferViews[${i}]`;
     const buffer = index(view.buffer, buffers.length, `${where}.buffer`);
@@ -264,7 +303,47 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
       );
     }
     const stride = view.byteStride === undefined ? undefined : count(view.byteStride, `${where}.byteStride`);
-    return { length, stride };
+    const compressed = compression.meshopt ? meshoptViewOf(view, i, length, kinds, binLength) : undefined;
+    if (compressed) {
+      decodedBytes += length;
+      if (decodedBytes > compression.maxDecodedBytes) {
+        throw fileProblem(
+          'tooLarge',
+          `The file's ${MESHOPT} buffer views decode to more than ${compression.maxDecodedBytes} bytes, this service's limit. Simplify the avatar (fewer vertices or morph targets) and upload again.`,
+        );
+      }
+      meshopt.push(compressed);
+    } else if (kinds[buffer] === 'fallback') {
+      throw fileProblem(
+        'compressionMalformed',
+        `${where} reads buffers[${buffer}], which holds no data, and is not ${MESHOPT}-compressed. The file is corrupt; re-export it.`,
+      );
+    }
+    return { buffer, offset, length, stride, compressed: compressed !== undefined };
+  });
+  const images = list(gltf.images, 'images');
+  const ktx2 = basisuImages(gltf, images.length);
+  images.forEach((image, i) => {
+    if (image.uri !== undefined) {
+      throw fileProblem('externalUri', `images[${i}] points to ${describeUri(image.uri)}. ${SELF_CONTAINED}`);
+    }
+    const isKtx2 = image.mimeType === 'image/ktx2';
+    if (ktx2.has(i) && !isKtx2) {
+      throw fileProblem(
+        'compressionMalformed',
+        `images[${i}] is the source of a KHR_texture_basisu texture but its mimeType is ${JSON.stringify(image.mimeType) ?? 'missing'}, not "image/ktx2". Re-export the avatar.`,
+      );
+    }
+    if (image.bufferView === undefined) return;
+    const viewIndex = index(image.bufferView, views.length, `images[${i}].bufferView`);
+    const view = views[viewIndex]!;
+    if (kinds[view.buffer] !== 'bin' || view.compressed) {
+      throw fileProblem(
+        'compressionMalformed',
+        `images[${i}] is stored in a meshopt-compressed buffer view; images must be stored as they are. Re-export the avatar.`,
+      );
+    }
+    if (isKtx2) checkKtx2(bin.subarray(view.offset, view.offset + view.length), `images[${i}]`);
   });
   const accessors = list(gltf.accessors, 'accessors');
   accessors.forEach((accessor, i) => {
@@ -340,6 +419,7 @@ function checkData(gltf: GltfJson, binLength: number, maxBytes: number): void {
       for (const [name, ref] of refs) index(ref, accessors.length, `${where}.${name}`);
     });
   });
+  return { meshopt };
 }
 
 function targetNamesOf(gltf: GltfJson): string[] {

@@ -21,6 +21,7 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { Avatar } from '../avatar-manager.js';
 import { logger } from '../logger.js';
+import { type Ktx2LoaderSource, registerGltfDecoders } from './gltf-decoders.js';
 import { addPortraitLights } from './portrait-lighting.js';
 import { DriveBinding } from './rig/drive-binding.js';
 import { gltfKind, readGlbJson } from './rig/glb-json.js';
@@ -43,6 +44,14 @@ export interface AvatarSceneOptions {
    * makes a textured avatar cheaper to draw on slow, software-rendered devices.
    */
   surfaceDetail?: boolean;
+  /**
+   * Supplies three's KTX2Loader for models with KTX2 textures (`KHR_texture_basisu`), called once
+   * and only for such a model: the platform sets the Basis transcoder's path and calls
+   * `detectSupport(renderer)`. Without it, a model that requires KTX2 is refused with an error
+   * naming the extension. Meshopt-compressed geometry (`EXT_meshopt_compression`) needs nothing:
+   * its decoder is registered when a model uses it.
+   */
+  ktx2Loader?: Ktx2LoaderSource;
 }
 
 /** One avatar's scene, camera and rig binding. */
@@ -59,6 +68,7 @@ export class AvatarScene {
   #envTexture: THREE.Texture | undefined;
   #disposed = false;
   readonly #surfaceDetail: boolean;
+  readonly #ktx2Loader: Ktx2LoaderSource | undefined;
   readonly #renderer: THREE.WebGLRenderer | undefined;
   #splatHead: LamSplatHead | undefined;
 
@@ -67,6 +77,7 @@ export class AvatarScene {
     this.#avatar = avatar;
     this.#renderer = renderer;
     this.#surfaceDetail = options.surfaceDetail ?? true;
+    this.#ktx2Loader = options.ktx2Loader;
     this.#addLights(renderer, options.environmentLighting ?? true);
     this.scene.add(this.#pivot);
   }
@@ -75,7 +86,9 @@ export class AvatarScene {
    * Parses the avatar's model — plain glTF (ARKit or Oculus viseme morph targets, e.g. Ready
    * Player Me / Avaturn), VRM 0.x / 1.0 (through @pixiv/three-vrm, loaded on first use) or a LAM
    * Gaussian-splat zip (its skin.glb bound like a glTF, its Gaussians drawn by Spark, loaded on
-   * first use) — binds it to the drive following core's plan, and frames the camera.
+   * first use) — binds it to the drive following core's plan, and frames the camera. Compressed
+   * models load too: meshopt geometry (`EXT_meshopt_compression` + `KHR_mesh_quantization`) and,
+   * given {@link AvatarSceneOptions.ktx2Loader}, KTX2 textures.
    * @throws AvatarError `assetDownloadFailed` when the model is not a valid glTF 2.0 binary / VRM /
    *   LAM zip (for a LAM zip, `details.problem` names what is wrong, as the service's upload does).
    */
@@ -83,9 +96,11 @@ export class AvatarScene {
     const bytes = this.#avatar.model;
     if (looksLikeZip(new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength)))) return this.#loadLam(bytes);
     let rig: LoadedRig;
-    const kind = gltfKind(readGlbJson(bytes));
+    const json = readGlbJson(bytes);
+    const kind = gltfKind(json);
     try {
       const loader = new GLTFLoader();
+      await registerGltfDecoders(loader, json, this.#avatar.id, this.#ktx2Loader);
       const manifest = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
       rig =
         kind === 'gltf'
@@ -128,7 +143,9 @@ export class AvatarScene {
       lam = readLamArchive(new Uint8Array(bytes));
       const manifest = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
       const skin = lam.skin.slice().buffer;
-      rig = gltfRig(await new GLTFLoader().parseAsync(skin, ''), manifest);
+      const loader = new GLTFLoader();
+      await registerGltfDecoders(loader, readGlbJson(skin), this.#avatar.id, this.#ktx2Loader);
+      rig = gltfRig(await loader.parseAsync(skin, ''), manifest);
       const mesh = [...rig.meshes.values()].find(
         (m) => m.geometry.getAttribute('position')?.count === lam.vertexCount,
       );

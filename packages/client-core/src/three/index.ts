@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { AvatarScene, type AvatarSceneOptions } from './avatar-scene.js';
+export type { Ktx2LoaderSource } from './gltf-decoders.js';
 export {
   addPortraitLights,
   configurePortraitRenderer,

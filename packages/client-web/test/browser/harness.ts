@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,12 @@ export interface PageServer {
   requests: string[];
   close(): Promise<void>;
 }
+
+/** three's Basis Universal transcoder (what the package build copies to dist/basis/). */
+const BASIS_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('three')),
+  '../examples/jsm/libs/basis',
+);
 
 let bundlePromise: Promise<string> | undefined;
 
@@ -67,6 +74,15 @@ export async function startPageServer(): Promise<PageServer> {
       if (!existsSync(file)) return send(res, 404, 'text/plain', 'not built');
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(readFileSync(file));
+      return;
+    }
+    // The Basis transcoder where AvatarView looks by default: basis/ next to the module (page.js).
+    const basis = /^\/basis\/(basis_transcoder\.(?:js|wasm))$/.exec(url);
+    if (basis) {
+      res.writeHead(200, {
+        'content-type': basis[1]!.endsWith('.wasm') ? 'application/wasm' : 'text/javascript',
+      });
+      res.end(readFileSync(join(BASIS_DIR, basis[1]!)));
       return;
     }
     const routed = /^\/r\/([^/]+)(\/v1\/.*)$/.exec(url);
