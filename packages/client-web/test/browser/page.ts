@@ -110,9 +110,15 @@ function measureSync(
   let ticks = 0;
   return new Promise((resolve) => {
     const started = performance.now();
-    const tick = () => {
+    // `frameStart` is the rAF timestamp, the same for every callback of one frame: the view chose
+    // the frame it drew at about that instant, by the audio clock then. This callback runs after
+    // the view's, so the audio has moved on by however long the view took to draw (on software GL
+    // under load, tens of ms); that time is taken off below, so the check compares the pose with
+    // the audio heard when the pose was chosen, not with the audio heard after it was drawn.
+    const tick = (frameStart: number) => {
       ticks += 1;
       const now = ctx.currentTime;
+      const drawingS = Math.max(0, performance.now() - frameStart) / 1000;
       analyser.getFloatTimeDomainData(buffer);
       // The analyser holds the last fftSize samples rendered, ending at `now`.
       for (let i = 0; i < buffer.length; i++) {
@@ -124,7 +130,7 @@ function measureSync(
         }
       }
       scannedTo = now;
-      const heard = now - Math.max(0, ctx.outputLatency || 0);
+      const heard = now - drawingS - Math.max(0, ctx.outputLatency || 0);
       const jaw = view.getMorphInfluence('jawOpen') ?? 0;
       const onset = onsets.filter((a) => a <= heard).at(-1);
       if (onset !== undefined && jaw > 0.05 && jaw < 0.95 && heard - onset < (rampFrames + 2) / 25) {
