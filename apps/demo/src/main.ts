@@ -66,6 +66,10 @@ const hook: DemoHook = {
   errors: [],
   level: 0,
   peakLevel: 0,
+  levelAt: undefined,
+  levelWindowS: 0,
+  frames: 0,
+  lastInterrupt: undefined,
   jawOpen: 0,
   peakJaw: 0,
   syncOffsetMs: undefined,
@@ -405,7 +409,11 @@ async function ensureAudio(current: AvatarView) {
 const levelBuffer = new Float32Array(1024);
 let smoothedOffset: number | undefined;
 
-function meterLoop() {
+/**
+ * The output level, on its own timer: per rendered frame it would be read as rarely as software
+ * GL renders (0.3–1 frames a second), and a reading would trail what was heard by that long.
+ */
+function readLevel() {
   let rms = 0;
   // A suspended context outputs nothing (the analyser would keep showing its last buffer).
   if (analyser && analyser.context.state === 'running') {
@@ -413,10 +421,16 @@ function meterLoop() {
     let sum = 0;
     for (const v of levelBuffer) sum += v * v;
     rms = Math.sqrt(sum / levelBuffer.length);
+    hook.levelAt = analyser.context.currentTime;
+    hook.levelWindowS = levelBuffer.length / analyser.context.sampleRate;
   }
   hook.level = rms;
   hook.peakLevel = Math.max(hook.peakLevel, rms);
-  $('meter-fill').style.transform = `scaleX(${Math.min(1, rms * 4).toFixed(3)})`;
+}
+
+function meterLoop() {
+  hook.frames += 1;
+  $('meter-fill').style.transform = `scaleX(${Math.min(1, hook.level * 4).toFixed(3)})`;
   hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
   hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
   const sync = view?.controller.getSyncStats();
@@ -656,6 +670,7 @@ function wire() {
   $('interrupt').addEventListener('click', () => {
     if (!view) return;
     view.controller.interrupt();
+    hook.lastInterrupt = { audioTime: analyser?.context.currentTime, frame: hook.frames };
     if (hook.mode === 'host' && relaySocket?.readyState === WebSocket.OPEN) {
       relaySocket.send(JSON.stringify({ type: 'interrupt' }));
     }
@@ -713,6 +728,7 @@ async function main() {
     );
   }
   requestAnimationFrame(meterLoop);
+  setInterval(readLevel, 20);
   try {
     config = await loadConfig();
     [samples, avatars] = await Promise.all([listSamples(), listAvatars(config)]);
