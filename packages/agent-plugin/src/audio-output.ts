@@ -53,6 +53,8 @@ interface Segment {
   flushed: boolean;
   started: boolean;
   finished: boolean;
+  /** An interrupt was asked for it (clearBuffer). */
+  clearing: boolean;
   /** What the driving session reported at the segment's end, when it has. */
   sessionEnd: { playedMs: number; interrupted: boolean } | undefined;
   /** Resampler for frames not at the session rate. */
@@ -150,9 +152,11 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
    * without a report: the session's, else 0).
    */
   override clearBuffer(): void {
-    const segments = [...this.#pending.values()].filter((s) => !s.finished);
     this.#segment = undefined;
+    // LiveKit Agents clears twice on an interrupt (the forwarding task, then the reply): one call each.
+    const segments = [...this.#pending.values()].filter((s) => !s.finished && !s.clearing);
     if (segments.length === 0) return;
+    for (const segment of segments) segment.clearing = true;
     void this.#connection?.then(async (c) => {
       const viaContract = this.#clearAvatarBuffer !== undefined && this.#avatarClears;
       if (viaContract) {
@@ -168,7 +172,7 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
       for (const segment of segments) c.interrupt(segment.reqId);
     });
     for (const segment of segments) {
-      setTimeout(() => this.#finishFromSession(segment, true), this.#interruptTimeoutMs).unref?.();
+      setTimeout(() => this.#finishWithoutRpc(segment, true), this.#interruptTimeoutMs).unref?.();
     }
   }
 
@@ -250,22 +254,26 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarP
     if (!segment || segment.finished) return;
     segment.sessionEnd = { playedMs, interrupted };
     if (this.#source === 'session') {
-      this.#finish(segment, playedMs, interrupted);
-      // Kept in the report order for a while: if the avatar speaks the contract, its RPC for
-      // this segment is still to come (it left at the same moment as the session's state).
-      setTimeout(() => this.#finishFromSession(segment, interrupted), this.#rpcGraceMs).unref?.();
+      this.#finishWithoutRpc(segment, interrupted);
       return;
     }
-    setTimeout(() => this.#finishFromSession(segment, interrupted), this.#rpcGraceMs).unref?.();
+    setTimeout(() => this.#finishWithoutRpc(segment, interrupted), this.#rpcGraceMs).unref?.();
   }
 
-  /** No report from the avatar in time: the session's figures, and the segment leaves the report order. */
-  #finishFromSession(segment: Segment, interrupted: boolean): void {
-    const at = this.#reportOrder.indexOf(segment);
-    if (at >= 0) this.#reportOrder.splice(at, 1);
-    if (segment.finished) return;
-    const end = segment.sessionEnd;
-    this.#finish(segment, end?.playedMs, end?.interrupted ?? interrupted);
+  /**
+   * Reports a segment the avatar has not (yet) reported, with the session's figures when it has
+   * them. The segment keeps its place in the report order for `rpcGraceMs` more, so that a late
+   * RPC for it still lands on it and not on the next segment; then it leaves.
+   */
+  #finishWithoutRpc(segment: Segment, interrupted: boolean): void {
+    if (!segment.finished) {
+      const end = segment.sessionEnd;
+      this.#finish(segment, end?.playedMs, end?.interrupted ?? interrupted);
+    }
+    setTimeout(() => {
+      const at = this.#reportOrder.indexOf(segment);
+      if (at >= 0) this.#reportOrder.splice(at, 1);
+    }, this.#rpcGraceMs).unref?.();
   }
 
   readonly #onError: DrivingConnectionEvents['error'] = (error) => {
@@ -293,6 +301,7 @@ function newSegment(): Segment {
     flushed: false,
     started: false,
     finished: false,
+    clearing: false,
     sessionEnd: undefined,
     resampler: undefined,
     fromRate: undefined,

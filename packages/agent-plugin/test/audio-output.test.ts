@@ -358,6 +358,7 @@ describe('the LiveKit avatar contract (agent side)', () => {
     expect(finished).toEqual([]); // waits for the avatar's report…
     await wait(80);
     expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]); // …then the session's
+    await wait(80); // and a grace more for a late RPC, then it leaves the report order
     await output.captureFrame(frame(16000, 40));
     output.flush();
     output.onAvatarPlaybackStarted();
@@ -374,6 +375,7 @@ describe('the LiveKit avatar contract (agent side)', () => {
     await output.captureFrame(frame(16000, 100));
     output.onAvatarPlaybackStarted();
     output.clearBuffer();
+    output.clearBuffer(); // LiveKit Agents clears twice on an interrupt
     await tick();
     await tick();
     expect(calls).toEqual(['clear']);
@@ -381,6 +383,25 @@ describe('the LiveKit avatar contract (agent side)', () => {
     output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: true });
     await wait(80);
     expect(finished).toEqual([{ playbackPosition: 0.04, interrupted: true }]);
+  });
+
+  it('an interrupt the avatar confirms after the timeout: reported once, and its late RPC does not land on the next segment', async () => {
+    const { connection, output, finished } = setUp(16000, async () => 'ok');
+    output.onAvatarPlaybackStarted();
+    await output.captureFrame(frame(16000, 100));
+    output.flush(); // as LiveKit Agents does when it stops forwarding, before clearing
+    output.clearBuffer();
+    await wait(70); // past interruptTimeoutMs (50): reported without the avatar's figures
+    expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]);
+    await output.captureFrame(frame(16000, 40));
+    output.flush();
+    await tick();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.07, interrupted: true }); // the late one
+    expect(finished).toHaveLength(1);
+    output.onAvatarPlaybackStarted();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: false });
+    expect(finished.at(-1)).toEqual({ playbackPosition: 0.04, interrupted: false });
+    expect(connection.interrupts).toEqual([]);
   });
 
   it('an avatar without lk.clear_buffer is interrupted through the session, and not asked again', async () => {
