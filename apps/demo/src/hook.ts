@@ -21,12 +21,19 @@ export interface DemoHook {
   peakLevel: number;
   /**
    * Audio-clock time (the output's `AudioContext.currentTime`) when {@link level} was read: the
-   * reading covers the output's last `levelWindowS` seconds before it. Read on a 20 ms timer, not
-   * per rendered frame, so it follows the audio even when software GL renders one frame a second.
+   * reading covers the output's last `levelWindowS` seconds before it. Read once per rendered
+   * frame, like `jawOpen`.
    */
   levelAt: number | undefined;
   /** Seconds of output one {@link level} reading covers (the analyser's window). */
   levelWindowS: number;
+  /**
+   * The output's AudioContext state at the last reading (`running`, `suspended`, …), and when that
+   * reading was taken (`performance.now()` seconds): an audio clock ({@link levelAt}) that falls
+   * behind it stood still (a starved or failed audio device).
+   */
+  audioState: string | undefined;
+  levelReadS: number | undefined;
   /** Rendered frames since the page opened (one per `requestAnimationFrame`); `jawOpen` is read once per frame. */
   frames: number;
   /**

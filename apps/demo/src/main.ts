@@ -68,6 +68,8 @@ const hook: DemoHook = {
   peakLevel: 0,
   levelAt: undefined,
   levelWindowS: 0,
+  audioState: undefined,
+  levelReadS: undefined,
   frames: 0,
   lastInterrupt: undefined,
   jawOpen: 0,
@@ -409,12 +411,11 @@ async function ensureAudio(current: AvatarView) {
 const levelBuffer = new Float32Array(1024);
 let smoothedOffset: number | undefined;
 
-/**
- * The output level, on its own timer: per rendered frame it would be read as rarely as software
- * GL renders (0.3–1 frames a second), and a reading would trail what was heard by that long.
- */
+/** The output level, stamped with the audio clock (see `DemoHook.levelAt`). */
 function readLevel() {
   let rms = 0;
+  hook.audioState = analyser?.context.state;
+  hook.levelReadS = performance.now() / 1000;
   // A suspended context outputs nothing (the analyser would keep showing its last buffer).
   if (analyser && analyser.context.state === 'running') {
     analyser.getFloatTimeDomainData(levelBuffer);
@@ -430,6 +431,7 @@ function readLevel() {
 
 function meterLoop() {
   hook.frames += 1;
+  readLevel();
   $('meter-fill').style.transform = `scaleX(${Math.min(1, hook.level * 4).toFixed(3)})`;
   hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
   hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
@@ -728,7 +730,6 @@ async function main() {
     );
   }
   requestAnimationFrame(meterLoop);
-  setInterval(readLevel, 20);
   try {
     config = await loadConfig();
     [samples, avatars] = await Promise.all([listSamples(), listAvatars(config)]);

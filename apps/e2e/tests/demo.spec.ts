@@ -219,6 +219,8 @@ async function clickAndWait(testid: string | null, until: string, timeoutMs = 30
             level: d.level,
             peakLevel: d.peakLevel,
             levelAt: d.levelAt,
+            audioState: d.audioState,
+            levelReadS: d.levelReadS,
             peakJaw: d.peakJaw,
             frames: d.frames,
           };
