@@ -19,6 +19,28 @@ export interface DemoHook {
   /** Output level (RMS of the avatar's voice after the volume), now and the peak since reset. */
   level: number;
   peakLevel: number;
+  /**
+   * Audio-clock time (the output's `AudioContext.currentTime`) when {@link level} was read: the
+   * reading covers the output's last `levelWindowS` seconds before it. Read once per rendered
+   * frame, like `jawOpen`.
+   */
+  levelAt: number | undefined;
+  /** Seconds of output one {@link level} reading covers (the analyser's window). */
+  levelWindowS: number;
+  /**
+   * The output's AudioContext state at the last reading (`running`, `suspended`, …), and when that
+   * reading was taken (`performance.now()` seconds): an audio clock ({@link levelAt}) that falls
+   * behind it stood still (a starved or failed audio device).
+   */
+  audioState: string | undefined;
+  levelReadS: number | undefined;
+  /** Rendered frames since the page opened (one per `requestAnimationFrame`); `jawOpen` is read once per frame. */
+  frames: number;
+  /**
+   * The last interrupt from the page's button: the audio-clock time and the frame count then, so
+   * a check can wait for a level reading and a rendered frame that come wholly after it.
+   */
+  lastInterrupt: { audioTime: number | undefined; frame: number } | undefined;
   /** Mouth opening applied to the avatar now (jawOpen influence, 0..1), and the peak since reset. */
   jawOpen: number;
   peakJaw: number;

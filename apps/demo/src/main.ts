@@ -66,6 +66,12 @@ const hook: DemoHook = {
   errors: [],
   level: 0,
   peakLevel: 0,
+  levelAt: undefined,
+  levelWindowS: 0,
+  audioState: undefined,
+  levelReadS: undefined,
+  frames: 0,
+  lastInterrupt: undefined,
   jawOpen: 0,
   peakJaw: 0,
   syncOffsetMs: undefined,
@@ -407,18 +413,28 @@ async function ensureAudio(current: AvatarView) {
 const levelBuffer = new Float32Array(1024);
 let smoothedOffset: number | undefined;
 
-function meterLoop() {
+/** The output level, stamped with the audio clock (see `DemoHook.levelAt`). */
+function readLevel() {
   let rms = 0;
+  hook.audioState = analyser?.context.state;
+  hook.levelReadS = performance.now() / 1000;
   // A suspended context outputs nothing (the analyser would keep showing its last buffer).
   if (analyser && analyser.context.state === 'running') {
     analyser.getFloatTimeDomainData(levelBuffer);
     let sum = 0;
     for (const v of levelBuffer) sum += v * v;
     rms = Math.sqrt(sum / levelBuffer.length);
+    hook.levelAt = analyser.context.currentTime;
+    hook.levelWindowS = levelBuffer.length / analyser.context.sampleRate;
   }
   hook.level = rms;
   hook.peakLevel = Math.max(hook.peakLevel, rms);
-  $('meter-fill').style.transform = `scaleX(${Math.min(1, rms * 4).toFixed(3)})`;
+}
+
+function meterLoop() {
+  hook.frames += 1;
+  readLevel();
+  $('meter-fill').style.transform = `scaleX(${Math.min(1, hook.level * 4).toFixed(3)})`;
   hook.jawOpen = view?.getMorphInfluence('jawOpen') ?? 0;
   hook.peakJaw = Math.max(hook.peakJaw, hook.jawOpen);
   const sync = view?.controller.getSyncStats();
@@ -658,6 +674,7 @@ function wire() {
   $('interrupt').addEventListener('click', () => {
     if (!view) return;
     view.controller.interrupt();
+    hook.lastInterrupt = { audioTime: analyser?.context.currentTime, frame: hook.frames };
     if (hook.mode === 'host' && relaySocket?.readyState === WebSocket.OPEN) {
       relaySocket.send(JSON.stringify({ type: 'interrupt' }));
     }

@@ -1,8 +1,14 @@
 /**
  * The agent's audio output while an Avatar Drive avatar speaks for it: TTS frames go to the
  * driving service (one request per speech segment) instead of into the room; the service
- * publishes the avatar's audio and animation. `clearBuffer()` interrupts the request; playback
- * started/finished come back from the service, finished with `interrupted` and the position.
+ * publishes the avatar's audio and animation.
+ *
+ * Playout follows the LiveKit Agents avatar contract: the avatar participant's
+ * `lk.playback_started` / `lk.playback_finished` RPCs say when a segment starts and how much of
+ * it played, and `clearBuffer()` calls `lk.clear_buffer` on the avatar. The driving session's
+ * playback states are the fallback: they report playout until the avatar makes its first RPC
+ * (an avatar that makes none, e.g. with `livekit.playback_rpc: off`), and finish a segment the
+ * avatar never reports; an avatar that has no `lk.clear_buffer` is interrupted through the session.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,6 +21,7 @@ import {
 import { voice } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
 import type { DrivingConnection, DrivingConnectionEvents } from './connection.js';
+import type { AvatarPlaybackFinished, AvatarPlaybackListener, ClearBufferResult } from './playback-rpc.js';
 
 /** Options of {@link AvatarDriveAudioOutput}. */
 export interface AvatarDriveAudioOutputOptions {
@@ -22,9 +29,22 @@ export interface AvatarDriveAudioOutputOptions {
   open: (sampleRate: number) => Promise<DrivingConnection>;
   /** The session's rate when known up front (the TTS output's); otherwise the first frame's. */
   sampleRate?: number | undefined;
-  /** How long to wait for the service to confirm an interrupt before reporting it anyway; default 1 s. */
+  /** How long to wait for an interrupt to be confirmed before reporting it anyway; default 1 s. */
   interruptTimeoutMs?: number;
+  /**
+   * Calls `lk.clear_buffer` on the avatar participant (the contract's interrupt). Without it, or
+   * when the avatar answers that it has no such method, interrupts go through the driving session.
+   */
+  clearAvatarBuffer?: () => Promise<ClearBufferResult>;
+  /**
+   * How long a segment the driving session reported finished waits for the avatar's
+   * `lk.playback_finished` before the session's figures are reported instead; default 1 s.
+   */
+  rpcGraceMs?: number;
 }
+
+/** Where playout is learnt from: the session until the avatar makes a contract RPC. */
+type PlayoutSource = 'session' | 'contract';
 
 interface Segment {
   reqId: string;
@@ -33,20 +53,35 @@ interface Segment {
   flushed: boolean;
   started: boolean;
   finished: boolean;
+  /** An interrupt was asked for it (clearBuffer). */
+  clearing: boolean;
+  /** What the driving session reported at the segment's end, when it has. */
+  sessionEnd: { playedMs: number; interrupted: boolean } | undefined;
   /** Resampler for frames not at the session rate. */
   resampler: Resampler | undefined;
   fromRate: number | undefined;
 }
 
 /** An `AudioOutput` that sends the agent's speech to the Avatar Drive service. */
-export class AvatarDriveAudioOutput extends voice.AudioOutput {
+export class AvatarDriveAudioOutput extends voice.AudioOutput implements AvatarPlaybackListener {
   readonly #open: (sampleRate: number) => Promise<DrivingConnection>;
   readonly #interruptTimeoutMs: number;
+  readonly #rpcGraceMs: number;
+  readonly #clearAvatarBuffer: (() => Promise<ClearBufferResult>) | undefined;
   #connection: Promise<DrivingConnection> | undefined;
   #connectionRate: number | undefined;
   #segment: Segment | undefined;
-  /** Segments sent but not yet reported finished, by request id. */
+  /** Segments sent and not yet reported finished, by request id. */
   readonly #pending = new Map<string, Segment>();
+  /**
+   * Segments in the order the avatar reports them (its RPCs carry no request id): each waits here
+   * for its `lk.playback_finished`, even when the session finished it first, so a late RPC is
+   * matched to its own segment and not to the next one.
+   */
+  readonly #reportOrder: Segment[] = [];
+  #source: PlayoutSource = 'session';
+  /** False once the avatar answered that it has no `lk.clear_buffer`. */
+  #avatarClears = true;
   #closed = false;
 
   constructor(options: AvatarDriveAudioOutputOptions) {
@@ -54,7 +89,14 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput {
     super(rate, undefined, { pause: false });
     this.#open = options.open;
     this.#interruptTimeoutMs = options.interruptTimeoutMs ?? 1000;
+    this.#rpcGraceMs = options.rpcGraceMs ?? 1000;
+    this.#clearAvatarBuffer = options.clearAvatarBuffer;
     this.#connectionRate = rate;
+  }
+
+  /** Where playout is learnt from now: `contract` once the avatar made a playback RPC. */
+  get playoutSource(): PlayoutSource {
+    return this.#source;
   }
 
   /** Opens the driving session now (when the rate is known), so the avatar joins before the first speech. */
@@ -74,6 +116,7 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput {
       segment = newSegment();
       this.#segment = segment;
       this.#pending.set(segment.reqId, segment);
+      this.#reportOrder.push(segment);
     }
     let pcm = frame.data.subarray(0, frame.samplesPerChannel * frame.channels);
     if (frame.channels > 1) pcm = downmixInt16(pcm, frame.channels);
@@ -102,25 +145,60 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput {
     });
   }
 
-  /** Stops what the avatar is saying at once (the agent was interrupted). */
+  /**
+   * Stops what the avatar is saying at once (the agent was interrupted): `lk.clear_buffer` on the
+   * avatar, or the session's interrupt for an avatar without it. Each segment is then reported
+   * finished, interrupted, with the position the avatar reports (after `interruptTimeoutMs`
+   * without a report: the session's, else 0).
+   */
   override clearBuffer(): void {
-    const segments = [...this.#pending.values()].filter((s) => !s.finished);
     this.#segment = undefined;
+    // LiveKit Agents clears twice on an interrupt (the forwarding task, then the reply): one call each.
+    const segments = [...this.#pending.values()].filter((s) => !s.finished && !s.clearing);
     if (segments.length === 0) return;
-    void this.#connection?.then((c) => {
-      for (const segment of segments) {
-        c.interrupt(segment.reqId);
-        // The service confirms with `interrupted`; if it never does, report it anyway.
-        setTimeout(() => this.#finish(segment.reqId, undefined, true), this.#interruptTimeoutMs).unref?.();
+    for (const segment of segments) segment.clearing = true;
+    void this.#connection?.then(async (c) => {
+      const viaContract = this.#clearAvatarBuffer !== undefined && this.#avatarClears;
+      if (viaContract) {
+        const result = await this.#clearAvatarBuffer!();
+        if (result === 'unsupported') this.#avatarClears = false;
+        if (result === 'ok') return;
+        this.logger.debug(
+          { result },
+          'avatar-drive: lk.clear_buffer not taken, interrupting through the session',
+        );
       }
+      // The timeout below may have reported them already; the avatar must still stop.
+      for (const segment of segments) c.interrupt(segment.reqId);
     });
+    for (const segment of segments) {
+      setTimeout(() => this.#finishWithoutRpc(segment, true), this.#interruptTimeoutMs).unref?.();
+    }
+  }
+
+  /** The avatar's `lk.playback_started`: the oldest segment it has not reported started plays. */
+  onAvatarPlaybackStarted(): void {
+    this.#source = 'contract';
+    const segment = this.#reportOrder.find((s) => !s.started);
+    if (!segment) return;
+    segment.started = true;
+    this.onPlaybackStarted(Date.now());
+  }
+
+  /** The avatar's `lk.playback_finished`: for the oldest segment it has not reported finished. */
+  onAvatarPlaybackFinished(event: AvatarPlaybackFinished): void {
+    this.#source = 'contract';
+    const segment = this.#reportOrder.shift();
+    if (!segment) return;
+    this.#finish(segment, event.playbackPosition * 1000, event.interrupted);
   }
 
   /** Closes the driving session (the avatar leaves); unfinished segments are reported interrupted. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const reqId of [...this.#pending.keys()]) this.#finish(reqId, undefined, true);
+    for (const segment of [...this.#pending.values()]) this.#finish(segment, undefined, true);
+    this.#reportOrder.length = 0;
     const connection = await this.#connection?.catch(() => undefined);
     if (connection) {
       connection.off('playing', this.#onPlaying);
@@ -151,6 +229,7 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput {
   }
 
   readonly #onPlaying: DrivingConnectionEvents['playing'] = ({ reqId }) => {
+    if (this.#source === 'contract') return;
     const segment = this.#pending.get(reqId);
     if (!segment || segment.started) return;
     segment.started = true;
@@ -158,24 +237,56 @@ export class AvatarDriveAudioOutput extends voice.AudioOutput {
   };
 
   readonly #onEnded: DrivingConnectionEvents['ended'] = ({ reqId, playedMs }) => {
-    this.#finish(reqId, playedMs, false);
+    this.#onSessionEnd(reqId, playedMs, false);
   };
 
   readonly #onInterrupted: DrivingConnectionEvents['interrupted'] = ({ reqId, playedMs }) => {
-    this.#finish(reqId, playedMs, true);
+    this.#onSessionEnd(reqId, playedMs, true);
   };
+
+  /**
+   * The session's end of a segment: reported at once while the avatar makes no RPCs; otherwise
+   * kept, and reported only if the avatar's own report has not come within `rpcGraceMs` (a
+   * request the service cut before queueing it gets no RPC).
+   */
+  #onSessionEnd(reqId: string, playedMs: number, interrupted: boolean): void {
+    const segment = this.#pending.get(reqId);
+    if (!segment || segment.finished) return;
+    segment.sessionEnd = { playedMs, interrupted };
+    if (this.#source === 'session') {
+      this.#finishWithoutRpc(segment, interrupted);
+      return;
+    }
+    setTimeout(() => this.#finishWithoutRpc(segment, interrupted), this.#rpcGraceMs).unref?.();
+  }
+
+  /**
+   * Reports a segment the avatar has not (yet) reported, with the session's figures when it has
+   * them. The segment keeps its place in the report order for `rpcGraceMs` more, so that a late
+   * RPC for it still lands on it and not on the next segment; then it leaves.
+   */
+  #finishWithoutRpc(segment: Segment, interrupted: boolean): void {
+    if (!segment.finished) {
+      const end = segment.sessionEnd;
+      this.#finish(segment, end?.playedMs, end?.interrupted ?? interrupted);
+    }
+    setTimeout(() => {
+      const at = this.#reportOrder.indexOf(segment);
+      if (at >= 0) this.#reportOrder.splice(at, 1);
+    }, this.#rpcGraceMs).unref?.();
+  }
 
   readonly #onError: DrivingConnectionEvents['error'] = (error) => {
     this.logger.error({ code: error.code }, `avatar-drive session failed: ${error.message}`);
     this.#connection = undefined;
-    for (const reqId of [...this.#pending.keys()]) this.#finish(reqId, undefined, true);
+    for (const segment of [...this.#pending.values()]) this.#finish(segment, undefined, true);
+    this.#reportOrder.length = 0;
   };
 
-  #finish(reqId: string, playedMs: number | undefined, interrupted: boolean): void {
-    const segment = this.#pending.get(reqId);
-    if (!segment || segment.finished) return;
+  #finish(segment: Segment, playedMs: number | undefined, interrupted: boolean): void {
+    if (segment.finished) return;
     segment.finished = true;
-    this.#pending.delete(reqId);
+    this.#pending.delete(segment.reqId);
     if (this.#segment === segment) this.#segment = undefined;
     const rate = this.#connectionRate ?? 1;
     const position = playedMs !== undefined ? playedMs / 1000 : interrupted ? 0 : segment.sent / rate;
@@ -190,6 +301,8 @@ function newSegment(): Segment {
     flushed: false,
     started: false,
     finished: false,
+    clearing: false,
+    sessionEnd: undefined,
     resampler: undefined,
     fromRate: undefined,
   };

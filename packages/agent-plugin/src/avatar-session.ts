@@ -3,13 +3,16 @@
  * `start()` runs the base class's start first, mints the avatar's join token (kind agent,
  * `lk.publish_on_behalf` = the agent), opens an RTC-mode driving session whose egress joins
  * the room as that avatar, and replaces the agent's audio output with one that sends the TTS
- * audio to the service.
+ * audio to the service. Playout is reported by the avatar's `lk.playback_started` /
+ * `lk.playback_finished` RPCs and interrupts go out as `lk.clear_buffer` (the LiveKit Agents
+ * avatar contract, playback-rpc.ts).
  */
 import { AvatarError } from '@avatar-drive/core';
 import { voice } from '@livekit/agents';
 import { type RemoteParticipant, type Room, RoomEvent, TrackKind } from '@livekit/rtc-node';
 import { AvatarDriveAudioOutput } from './audio-output.js';
 import type { DrivingConnectionFactory } from './connection.js';
+import { clearAvatarBuffer, registerPlaybackRpc } from './playback-rpc.js';
 import { mintAvatarToken } from './token.js';
 
 /** The avatar's audio track, as the service publishes it. */
@@ -42,6 +45,7 @@ export class AvatarSession extends voice.AvatarSession {
   readonly #identity: string;
   #output: AvatarDriveAudioOutput | undefined;
   #room: Room | undefined;
+  #unregisterRpc: (() => void) | undefined;
 
   constructor(options: AvatarSessionOptions) {
     super();
@@ -106,12 +110,16 @@ export class AvatarSession extends voice.AvatarSession {
       extraAttributes: { ...o.extraAttributes },
     };
     const ttsRate = (agentSession as unknown as { tts?: { sampleRate?: unknown } }).tts?.sampleRate;
+    const local = room.localParticipant!;
     const output = new AvatarDriveAudioOutput({
       open: (sampleRate) => o.connect({ sampleRate, livekit }),
       sampleRate: o.sampleRate ?? (typeof ttsRate === 'number' ? ttsRate : undefined),
+      clearAvatarBuffer: () => clearAvatarBuffer(local, this.#identity),
     });
     this.#output = output;
     this.#room = room;
+    // The avatar reports playout with the LiveKit avatar RPCs; registered before it can speak.
+    this.#unregisterRpc = registerPlaybackRpc(local, this.#identity, output);
     agentSession.output.audio = output;
     await output.connect();
   }
@@ -151,6 +159,8 @@ export class AvatarSession extends voice.AvatarSession {
 
   /** Closes the driving session (the avatar leaves) and releases the base session. */
   override async aclose(): Promise<void> {
+    this.#unregisterRpc?.();
+    this.#unregisterRpc = undefined;
     await this.#output?.close();
     await super.aclose();
   }

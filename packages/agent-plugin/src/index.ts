@@ -12,5 +12,16 @@ export type {
   DrivingConnectionFactory,
   LiveKitEgressTarget,
 } from './connection.js';
+export {
+  type AvatarPlaybackFinished,
+  type AvatarPlaybackListener,
+  type ClearBufferResult,
+  clearAvatarBuffer,
+  parsePlaybackFinished,
+  RPC_CLEAR_BUFFER,
+  RPC_PLAYBACK_FINISHED,
+  RPC_PLAYBACK_STARTED,
+  registerPlaybackRpc,
+} from './playback-rpc.js';
 export { drivingConnectionFromAvatarSession, type RtcAvatarSessionLike } from './server-sdk-connection.js';
 export { type AvatarTokenOptions, mintAvatarToken, PUBLISH_ON_BEHALF_ATTRIBUTE } from './token.js';

@@ -4,15 +4,22 @@
 import { EventEmitter } from 'node:events';
 import { AvatarError, CloseCode } from '@avatar-drive/core';
 import { initializeLogger } from '@livekit/agents';
-import { AudioFrame } from '@livekit/rtc-node';
+import { AudioFrame, RpcError } from '@livekit/rtc-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AvatarDriveAudioOutput,
+  type ClearBufferResult,
+  clearAvatarBuffer,
   type DrivingConnection,
   drivingConnectionFromAvatarSession,
   mintAvatarToken,
   PUBLISH_ON_BEHALF_ATTRIBUTE,
+  parsePlaybackFinished,
+  RPC_CLEAR_BUFFER,
+  RPC_PLAYBACK_FINISHED,
+  RPC_PLAYBACK_STARTED,
   type RtcAvatarSessionLike,
+  registerPlaybackRpc,
 } from '../src/index.js';
 
 beforeAll(() => initializeLogger({ pretty: false, level: 'error' }));
@@ -44,7 +51,7 @@ function decodeJwt(jwt: string): Record<string, unknown> {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-function setUp(sampleRate?: number) {
+function setUp(sampleRate?: number, clearAvatarBuffer?: () => Promise<ClearBufferResult>) {
   const connection = new FakeConnection();
   const opened: number[] = [];
   const output = new AvatarDriveAudioOutput({
@@ -54,6 +61,8 @@ function setUp(sampleRate?: number) {
     },
     sampleRate,
     interruptTimeoutMs: 50,
+    rpcGraceMs: 50,
+    clearAvatarBuffer,
   });
   const started: number[] = [];
   const finished: Array<{ playbackPosition: number; interrupted: boolean }> = [];
@@ -267,5 +276,215 @@ describe('drivingConnectionFromAvatarSession', () => {
     connection.sendAudio(new Int16Array(10), 'b', false);
     connection.sendAudio(new Int16Array(0), 'b', true);
     expect(sent).toEqual(['req_1', 'req_2', 'req_2:end']);
+  });
+});
+
+describe('the LiveKit avatar contract (agent side)', () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("takes playout from the avatar's lk.playback_* RPCs, in segment order, and then ignores the session's states", async () => {
+    const { connection, output, started, finished } = setUp(16000);
+    await output.captureFrame(frame(16000, 100));
+    output.flush();
+    await output.captureFrame(frame(16000, 200));
+    output.flush();
+    await tick();
+    const [first, second] = [...new Set(connection.audio.map((a) => a.reqId))];
+    expect(output.playoutSource).toBe('session');
+    output.onAvatarPlaybackStarted();
+    expect(output.playoutSource).toBe('contract');
+    expect(started).toHaveLength(1);
+    // The session's state for the same segment is not reported a second time.
+    connection.emit('playing', { reqId: first! });
+    connection.emit('ended', { reqId: first!, playedMs: 100 });
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.1, interrupted: false });
+    output.onAvatarPlaybackStarted();
+    connection.emit('interrupted', { reqId: second!, playedMs: 10 });
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.15, interrupted: true });
+    await wait(80); // past the grace: the session's late figures change nothing
+    expect(started).toHaveLength(2);
+    expect(finished).toEqual([
+      { playbackPosition: 0.1, interrupted: false },
+      { playbackPosition: 0.15, interrupted: true },
+    ]);
+  });
+
+  it('an avatar that makes no RPCs: the session reports playout, and nothing is kept waiting for an RPC', async () => {
+    const { connection, output, started, finished } = setUp(16000);
+    for (let i = 0; i < 3; i++) {
+      await output.captureFrame(frame(16000, 20));
+      output.flush();
+      await tick();
+      const reqId = connection.audio.at(-1)!.reqId;
+      connection.emit('playing', { reqId });
+      connection.emit('ended', { reqId, playedMs: 20 });
+      await expect(output.waitForPlayout()).resolves.toEqual({ playbackPosition: 0.02, interrupted: false });
+    }
+    expect(started).toHaveLength(3);
+    expect(finished).toHaveLength(3);
+    await wait(80);
+    // An RPC now (an avatar that starts speaking the contract) has no old segment to land on.
+    output.onAvatarPlaybackFinished({ playbackPosition: 9, interrupted: false });
+    expect(finished).toHaveLength(3);
+  });
+
+  it("the first segment's RPC arriving after the session's state is matched to that segment, not the next", async () => {
+    const { connection, output, finished } = setUp(16000);
+    await output.captureFrame(frame(16000, 20));
+    output.flush();
+    await tick();
+    const a = connection.audio.at(-1)!.reqId;
+    connection.emit('ended', { reqId: a, playedMs: 20 }); // the WebSocket was quicker than the room
+    await output.captureFrame(frame(16000, 40));
+    output.flush();
+    await tick();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.02, interrupted: false }); // a's
+    expect(finished).toHaveLength(1);
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: false }); // b's
+    expect(finished).toEqual([
+      { playbackPosition: 0.02, interrupted: false },
+      { playbackPosition: 0.04, interrupted: false },
+    ]);
+  });
+
+  it('a segment the avatar never reports (cut before it was queued) is finished from the session; the next is not shifted', async () => {
+    const { connection, output, finished } = setUp(16000);
+    output.onAvatarPlaybackStarted(); // the avatar speaks the contract
+    await output.captureFrame(frame(16000, 20));
+    output.flush();
+    await tick();
+    const a = connection.audio.at(-1)!.reqId;
+    connection.emit('interrupted', { reqId: a, playedMs: 0 });
+    expect(finished).toEqual([]); // waits for the avatar's report…
+    await wait(80);
+    expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]); // …then the session's
+    await wait(80); // and a grace more for a late RPC, then it leaves the report order
+    await output.captureFrame(frame(16000, 40));
+    output.flush();
+    output.onAvatarPlaybackStarted();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: false });
+    expect(finished.at(-1)).toEqual({ playbackPosition: 0.04, interrupted: false });
+  });
+
+  it("interrupts with lk.clear_buffer only, and reports the avatar's position once", async () => {
+    const calls: string[] = [];
+    const { connection, output, finished } = setUp(16000, async () => {
+      calls.push('clear');
+      return 'ok';
+    });
+    await output.captureFrame(frame(16000, 100));
+    output.onAvatarPlaybackStarted();
+    output.clearBuffer();
+    output.clearBuffer(); // LiveKit Agents clears twice on an interrupt
+    await tick();
+    await tick();
+    expect(calls).toEqual(['clear']);
+    expect(connection.interrupts).toEqual([]);
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: true });
+    await wait(80);
+    expect(finished).toEqual([{ playbackPosition: 0.04, interrupted: true }]);
+  });
+
+  it('an interrupt the avatar confirms after the timeout: reported once, and its late RPC does not land on the next segment', async () => {
+    const { connection, output, finished } = setUp(16000, async () => 'ok');
+    output.onAvatarPlaybackStarted();
+    await output.captureFrame(frame(16000, 100));
+    output.flush(); // as LiveKit Agents does when it stops forwarding, before clearing
+    output.clearBuffer();
+    await wait(70); // past interruptTimeoutMs (50): reported without the avatar's figures
+    expect(finished).toEqual([{ playbackPosition: 0, interrupted: true }]);
+    await output.captureFrame(frame(16000, 40));
+    output.flush();
+    await tick();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.07, interrupted: true }); // the late one
+    expect(finished).toHaveLength(1);
+    output.onAvatarPlaybackStarted();
+    output.onAvatarPlaybackFinished({ playbackPosition: 0.04, interrupted: false });
+    expect(finished.at(-1)).toEqual({ playbackPosition: 0.04, interrupted: false });
+    expect(connection.interrupts).toEqual([]);
+  });
+
+  it('an avatar without lk.clear_buffer is interrupted through the session, and not asked again', async () => {
+    const calls: string[] = [];
+    const { connection, output, finished } = setUp(16000, async () => {
+      calls.push('clear');
+      return 'unsupported';
+    });
+    await output.captureFrame(frame(16000, 100));
+    const a = connection.audio.at(-1)!.reqId;
+    output.clearBuffer();
+    await wait(5);
+    expect(calls).toEqual(['clear']);
+    expect(connection.interrupts).toEqual([a]);
+    connection.emit('interrupted', { reqId: a, playedMs: 30 });
+    expect(finished).toEqual([{ playbackPosition: 0.03, interrupted: true }]);
+    await output.captureFrame(frame(16000, 100));
+    const b = connection.audio.at(-1)!.reqId;
+    output.clearBuffer();
+    await wait(5);
+    expect(calls).toEqual(['clear']);
+    expect(connection.interrupts).toEqual([a, b]);
+  });
+
+  it('clearAvatarBuffer tells "not registered" from other failures', async () => {
+    const answer = (error: unknown) => ({
+      performRpc: async (params: { method: string; destinationIdentity: string }) => {
+        expect(params).toMatchObject({ method: RPC_CLEAR_BUFFER, destinationIdentity: 'avatar-1' });
+        if (error) throw error;
+        return 'ok';
+      },
+    });
+    expect(await clearAvatarBuffer(answer(undefined) as never, 'avatar-1')).toBe('ok');
+    const unsupported = RpcError.builtIn('UNSUPPORTED_METHOD');
+    expect(await clearAvatarBuffer(answer(unsupported) as never, 'avatar-1')).toBe('unsupported');
+    const timeout = RpcError.builtIn('RESPONSE_TIMEOUT');
+    expect(await clearAvatarBuffer(answer(timeout) as never, 'avatar-1')).toBe('failed');
+    expect(await clearAvatarBuffer(answer(new Error('gone')) as never, 'avatar-1')).toBe('failed');
+  });
+
+  it('reads lk.playback_finished payloads as livekit-agents writes them, and refuses others', () => {
+    expect(
+      parsePlaybackFinished(
+        '{"playback_position": 1.25, "interrupted": false, "synchronized_transcript": null}',
+      ),
+    ).toEqual({
+      playbackPosition: 1.25,
+      interrupted: false,
+    });
+    expect(parsePlaybackFinished('{"playbackPosition": 2, "interrupted": true}')).toEqual({
+      playbackPosition: 2,
+      interrupted: true,
+    });
+    expect(parsePlaybackFinished('{"playback_position": "1", "interrupted": false}')).toBeUndefined();
+    expect(parsePlaybackFinished('{"playback_position": 1}')).toBeUndefined();
+    expect(parsePlaybackFinished('not json')).toBeUndefined();
+    expect(parsePlaybackFinished('null')).toBeUndefined();
+  });
+
+  it('takes the RPCs only from its avatar', async () => {
+    const handlers = new Map<
+      string,
+      (data: { callerIdentity: string; payload: string }) => Promise<string>
+    >();
+    const local = {
+      registerRpcMethod: (method: string, handler: never) => handlers.set(method, handler),
+      unregisterRpcMethod: (method: string) => handlers.delete(method),
+    };
+    const seen: string[] = [];
+    const unregister = registerPlaybackRpc(local as never, 'avatar-1', {
+      onAvatarPlaybackStarted: () => seen.push('started'),
+      onAvatarPlaybackFinished: (e) => seen.push(`finished ${e.playbackPosition} ${e.interrupted}`),
+    });
+    const call = (method: string, callerIdentity: string, payload = '') =>
+      handlers.get(method)!({ callerIdentity, payload });
+    expect(await call(RPC_PLAYBACK_STARTED, 'intruder')).toBe('reject');
+    expect(await call(RPC_PLAYBACK_STARTED, 'avatar-1')).toBe('ok');
+    expect(
+      await call(RPC_PLAYBACK_FINISHED, 'avatar-1', '{"playback_position":0.5,"interrupted":true}'),
+    ).toBe('ok');
+    expect(await call(RPC_PLAYBACK_FINISHED, 'avatar-1', '{}')).toBe('reject');
+    expect(seen).toEqual(['started', 'finished 0.5 true']);
+    unregister();
+    expect(handlers.size).toBe(0);
   });
 });
