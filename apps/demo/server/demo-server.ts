@@ -3,7 +3,7 @@
  * proxied onto the page's origin (client-web fetches manifests and assets from the console URL,
  * so a browser needs it same-origin or behind CORS; a reverse proxy is what a real app does).
  * Avatar reads go to the primary region's console and fall over to the backup when it is down.
- * `POST /demo/avatars` uploads the visitor's own .glb / .vrm to the primary region with the app's
+ * `POST /demo/avatars` uploads the visitor's own .glb / .vrm / LAM .zip to the primary region with the app's
  * API key, which stays in this process: the page never sees it.
  */
 import { createReadStream } from 'node:fs';
@@ -51,6 +51,13 @@ export interface DemoServerOptions {
 
 /** Where the page uploads an avatar file (the body) to; `?name=` sets its display name. */
 export const UPLOAD_PATH = '/demo/avatars';
+/** The types the upload route forwards (the console's: glTF binary, VRM, LAM zip). */
+const UPLOAD_TYPES = new Set([
+  'model/gltf-binary',
+  'model/vrm',
+  'application/zip',
+  'application/octet-stream',
+]);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -201,11 +208,11 @@ async function upload(req: IncomingMessage, res: ServerResponse, url: URL, optio
     .split(';')[0]!
     .trim()
     .toLowerCase();
-  if (type !== 'model/gltf-binary' && type !== 'application/octet-stream') {
+  if (!UPLOAD_TYPES.has(type)) {
     fail(
       415,
       'invalidRequest',
-      'Send the .glb or .vrm file itself as the body (Content-Type: model/gltf-binary).',
+      'Send the .glb or .vrm file itself as the body (Content-Type: model/gltf-binary), or a LAM avatar zip (Content-Type: application/zip).',
     );
     return;
   }
@@ -224,7 +231,8 @@ async function upload(req: IncomingMessage, res: ServerResponse, url: URL, optio
         {
           method: 'POST',
           headers: {
-            'content-type': 'model/gltf-binary',
+            // The console reads the format from the bytes; the type only has to be one it takes.
+            'content-type': type,
             'content-length': String(body.byteLength),
             'x-api-key': options.apiKey!,
             // Asset URLs in the answer point back to this origin, like every proxied read.

@@ -110,15 +110,17 @@ export interface UploadedAvatar {
 }
 
 /**
- * Uploads the visitor's .glb / .vrm through the demo server, which adds the API key (the page
- * never holds it) and forwards it to the console.
+ * Uploads the visitor's .glb / .vrm, or a LAM Gaussian-splat .zip, through the demo server, which
+ * adds the API key (the page never holds it) and forwards it to the console.
  * @throws Error with the service's refusal (code and detail) when the file is refused.
  */
 export async function uploadAvatar(file: File): Promise<UploadedAvatar> {
-  const name = file.name.replace(/\.(glb|vrm)$/i, '').slice(0, 100) || 'My avatar';
+  const name = file.name.replace(/\.(glb|vrm|zip)$/i, '').slice(0, 100) || 'My avatar';
+  // Browsers name a zip's type differently (Windows: application/x-zip-compressed); the name decides.
+  const zip = /\.zip$/i.test(file.name) || /zip/.test(file.type);
   const response = await fetch(`/demo/avatars?name=${encodeURIComponent(name)}`, {
     method: 'POST',
-    headers: { 'content-type': 'model/gltf-binary' },
+    headers: { 'content-type': zip ? 'application/zip' : 'model/gltf-binary' },
     body: file,
   });
   const body = (await response.json().catch(() => ({}))) as UploadedAvatar & {

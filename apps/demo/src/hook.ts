@@ -64,6 +64,8 @@ export interface DemoHook {
   firstFrameMs: number | undefined;
   /** The id of the last avatar uploaded from this page. */
   uploadedAvatarId: string | undefined;
+  /** Gaussians drawn, once a LAM splat avatar is ready (`view.splatCount`); undefined for a mesh. */
+  splatCount: number | undefined;
   resetPeak(): void;
   /**
    * Holds the current avatar's mouth at `open` (0..1 on the jawOpen blendshape and the `aa`

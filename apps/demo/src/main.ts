@@ -87,6 +87,7 @@ const hook: DemoHook = {
   },
   firstFrameMs: undefined,
   uploadedAvatarId: undefined,
+  splatCount: undefined,
   resetPeak() {
     hook.peakLevel = 0;
     hook.peakJaw = 0;
@@ -200,7 +201,14 @@ function showCoverage(current: AvatarView) {
         : coverage.mouth === 'vowels'
           ? 'its vowel presets'
           : 'nothing (no face rig)';
-  const parts = [FORMAT_NAMES[coverage.format] ?? coverage.format, `mouth driven by ${mouth}`];
+  hook.splatCount = current.splatCount;
+  const format = FORMAT_NAMES[coverage.format] ?? coverage.format;
+  const parts = [
+    current.splatCount === undefined
+      ? format
+      : `LAM Gaussian splats (${current.splatCount.toLocaleString('en')}, ${format} skin)`,
+    `mouth driven by ${mouth}`,
+  ];
   if (coverage.fallbacks.length > 0)
     parts.push(`${coverage.fallbacks.length} more channels shown through others`);
   parts.push(
@@ -301,6 +309,7 @@ async function setup() {
   setConversation('idle');
   setRegion(undefined);
   hook.firstRendering = false;
+  hook.splatCount = undefined;
   hook.localReady = false;
   hook.timeline = [];
   const id = hook.avatarId;

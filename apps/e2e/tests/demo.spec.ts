@@ -6,6 +6,7 @@
  * Tests run in order on one page (serial), so the asset cache and the connection carry over the
  * way they would for a user; the region-fallback test kills the primary and so comes last.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,9 @@ test.beforeAll(async ({ browser }) => {
   stack = await startStack({
     devCredentials: join(workDir, 'dev-credentials.json'),
     tokenRateLimit: 0,
+    // Upload validation is bounded in wall time (15 s by default); a LAM zip's skin.glb on a
+    // loaded 2-core machine can take longer, which is not what these tests are about.
+    serviceEnv: { AVATAR_DRIVE_AVATAR_VALIDATION_TIMEOUT_MS: '60000' },
     // What `pnpm start` runs: two independent region processes on the embedded default, each with
     // its own single-use ledger (a directory per region next to the dev credentials), so killing
     // the primary leaves the backup serving. (Redis is covered by the service's own tests.)
@@ -459,6 +463,52 @@ test('software WebGL: the demo picks the low-end set, says so, and the toggle sw
   await page.getByTestId('low-end').click();
   await page.waitForFunction(() => window.__demo.rendering.lowEnd && window.__demo.firstRendering, null, {
     timeout: 90_000,
+  });
+});
+
+test('a LAM Gaussian-splat zip uploads from the page, draws as splats and speaks', async () => {
+  // The zip is built from a built-in (packages/avatars build:lam), so a fresh clone has one; then
+  // an upload, its validation and a splat head on software WebGL.
+  test.setTimeout(360_000);
+  const zipPath = join(workDir, 'juno-splats.zip');
+  const built = spawnSync('pnpm', ['--filter', '@avatar-drive/avatars', 'build:lam', 'juno', zipPath], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
+  expect(built.status, built.stderr).toBe(0);
+  await ensureDemo('sdk');
+  const builtIn = await page.evaluate(() => window.__demo.avatarId);
+  await page.getByTestId('avatar-file').setInputFiles({
+    name: 'juno-splats.zip',
+    mimeType: 'application/zip',
+    buffer: readFileSync(zipPath),
+  });
+  await page.waitForFunction(
+    () => {
+      const d = window.__demo;
+      return d.uploadedAvatarId !== undefined && d.avatarId === d.uploadedAvatarId && d.firstRendering;
+    },
+    null,
+    { timeout: 180_000 },
+  );
+  await page.waitForFunction(() => (window.__demo.splatCount ?? 0) > 0, null, { timeout: 60_000 });
+  const splats = await page.evaluate(() => window.__demo.splatCount!);
+  await expect(page.getByTestId('coverage')).toContainText('LAM Gaussian splats');
+  console.log(`[e2e] LAM upload: ${splats} Gaussians drawn`);
+
+  await page.evaluate(() => window.__demo.resetPeak());
+  await clickAndWait('sample-hello', `${PLAYING} && d.peakLevel > 0.005`, 60_000);
+  await waitForState(page, (s) => s.conversation === 'idle', 60_000);
+  const state = await readState(page);
+  // The splats follow the skin's ARKit targets: the jaw the frames applied while the audio played.
+  expect(state.peakLevel, 'peak output RMS while playing').toBeGreaterThan(0.01);
+  expect(state.peakJaw, 'peak jawOpen on the splat head while playing').toBeGreaterThan(0.1);
+  expect(state.errors).toEqual([]);
+
+  // Back to the built-in for the tests after this one.
+  await page.locator(`[data-avatar="${builtIn}"]`).click();
+  await page.waitForFunction((id) => window.__demo.avatarId === id && window.__demo.firstRendering, builtIn, {
+    timeout: 120_000,
   });
 });
 
