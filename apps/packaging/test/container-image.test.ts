@@ -7,14 +7,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/pack.js';
 import { tool } from './support/deploy-tools.js';
-import { type RunningProcess, startNode } from './support/processes.js';
+import { freePort, type RunningProcess, startNode } from './support/processes.js';
 
 const run = promisify(execFile);
 const DOCKERFILE = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
@@ -23,17 +22,6 @@ const INSTRUCTIONS = DOCKERFILE.replace(/\\\n/g, ' ')
   .split('\n')
   .filter((line) => line.trim() && !line.trim().startsWith('#'));
 const runtimeStage = INSTRUCTIONS.slice(INSTRUCTIONS.findLastIndex((l) => l.startsWith('FROM ')));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The workspace packages the service needs to build: it, its dependencies, and theirs (dev ones too). */
 function buildClosure(): string[] {

@@ -9,7 +9,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +17,7 @@ import { REPO_ROOT } from '../src/pack.js';
 import { tool } from './support/deploy-tools.js';
 import { buildClosure, readDockerfile } from './support/dockerfile.js';
 import {
+  freePort,
   type RunningProcess,
   startNode,
   startWorkspaceService,
@@ -27,17 +27,6 @@ import {
 const run = promisify(execFile);
 const PATH = 'deploy/token-server/Dockerfile';
 const image = readDockerfile(PATH);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe(PATH, () => {
   it('passes hadolint', async () => {
