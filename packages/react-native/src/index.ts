@@ -51,6 +51,22 @@ export { AvatarView, type AvatarViewHandle, type AvatarViewProps } from './avata
 export { FileAssetStore, openFileAssetStore } from './file-asset-store.js';
 export { createGlRenderer, type GlContext, type GlRendererOptions } from './gl-renderer.js';
 export {
+  type GltfPluginFactory,
+  type JsImageTexturesOptions,
+  jsImageTextures,
+} from './gltf-image-textures.js';
+export {
+  checkImageSize,
+  DEFAULT_MAX_IMAGE_PIXELS,
+  DEFAULT_MAX_IMAGE_SIDE,
+  type DecodedImage,
+  decodeImage,
+  type ImageKind,
+  type ImageLimits,
+  readImageSize,
+  sniffImageKind,
+} from './image-decoding.js';
+export {
   type MicrophoneFeed,
   type MicrophoneOptions,
   type MicrophoneTarget,
