@@ -55,17 +55,7 @@ export {
   type JsImageTexturesOptions,
   jsImageTextures,
 } from './gltf-image-textures.js';
-export {
-  checkImageSize,
-  DEFAULT_MAX_IMAGE_PIXELS,
-  DEFAULT_MAX_IMAGE_SIDE,
-  type DecodedImage,
-  decodeImage,
-  type ImageKind,
-  type ImageLimits,
-  readImageSize,
-  sniffImageKind,
-} from './image-decoding.js';
+export { type DecodedImage, decodeImage, type ImageLimits } from './image-decoding.js';
 export {
   type MicrophoneFeed,
   type MicrophoneOptions,
