@@ -17,6 +17,7 @@ import { AvatarError, type DriveFrame } from '@avatar-drive/core';
 import type * as THREE from 'three';
 import { AvatarController, type AvatarControllerOptions } from './avatar-controller.js';
 import { createGlRenderer, type GlContext } from './gl-renderer.js';
+import { type JsImageTexturesOptions, jsImageTextures } from './gltf-image-textures.js';
 
 /** Options of an AvatarView (and its controller). */
 export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMixerOptions {
@@ -33,6 +34,13 @@ export interface AvatarViewOptions extends AvatarControllerOptions, AnimationMix
   antialias?: boolean;
   /** Keep the last frame readable (snapshots, pixel read-back); default false. */
   preserveDrawingBuffer?: boolean;
+  /**
+   * Bounds on the model's embedded JPEG / PNG images, which the view decodes in JavaScript (React
+   * Native has no DOM image decoder): default 4096 × 4096 per image and four such per model. A
+   * model over them fails to load (`ready` rejects with `assetDownloadFailed`, `details.problem`
+   * `tooLarge`) rather than running the app out of memory.
+   */
+  textureLimits?: Omit<JsImageTexturesOptions, 'label'>;
 }
 
 /** Supplies the speech frame for the instant being rendered, or `undefined` for idle. */
@@ -129,6 +137,7 @@ export class AvatarSurface {
     const stage = new AvatarScene(this.avatar, renderer, {
       environmentLighting: this.#options.environmentLighting ?? true,
       surfaceDetail: this.#options.surfaceDetail ?? true,
+      gltfPlugins: [jsImageTextures({ ...this.#options.textureLimits, label: `Avatar ${this.avatar.id}` })],
     });
     const attached: Attached = {
       gl,

@@ -51,6 +51,12 @@ export { AvatarView, type AvatarViewHandle, type AvatarViewProps } from './avata
 export { FileAssetStore, openFileAssetStore } from './file-asset-store.js';
 export { createGlRenderer, type GlContext, type GlRendererOptions } from './gl-renderer.js';
 export {
+  type GltfPluginFactory,
+  type JsImageTexturesOptions,
+  jsImageTextures,
+} from './gltf-image-textures.js';
+export { type DecodedImage, decodeImage, type ImageLimits } from './image-decoding.js';
+export {
   type MicrophoneFeed,
   type MicrophoneOptions,
   type MicrophoneTarget,

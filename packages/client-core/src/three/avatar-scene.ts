@@ -18,7 +18,7 @@ import {
   readLamArchive,
 } from '@avatar-drive/core';
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { GLTFLoader, type GLTFLoaderPlugin, type GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { Avatar } from '../avatar-manager.js';
 import { logger } from '../logger.js';
 import { type Ktx2LoaderSource, registerGltfDecoders } from './gltf-decoders.js';
@@ -33,6 +33,12 @@ import { dropSurfaceDetail } from './surface-detail.js';
 
 /** Options of {@link AvatarScene}. */
 export interface AvatarSceneOptions {
+  /**
+   * GLTFLoader plugins registered on the loader of each glTF / VRM model, after three's own: how
+   * a platform changes what the loader does (React Native decodes embedded images in JavaScript,
+   * having no DOM). Default none.
+   */
+  gltfPlugins?: readonly ((parser: GLTFParser) => GLTFLoaderPlugin)[];
   /**
    * Image-based lighting from a neutral room (softer shading); default true. Needs the renderer
    * (it is prefiltered on the GPU).
@@ -59,6 +65,7 @@ export class AvatarScene {
   readonly scene = new THREE.Scene();
   readonly camera = new THREE.PerspectiveCamera(25, 1, 0.01, 100);
   readonly #avatar: Avatar;
+  readonly #gltfPlugins: readonly ((parser: GLTFParser) => GLTFLoaderPlugin)[];
   #pivot = new THREE.Group();
   #pivotRest = new THREE.Vector3();
   #rig: LoadedRig | undefined;
@@ -76,6 +83,7 @@ export class AvatarScene {
   constructor(avatar: Avatar, renderer: THREE.WebGLRenderer | undefined, options: AvatarSceneOptions = {}) {
     this.#avatar = avatar;
     this.#renderer = renderer;
+    this.#gltfPlugins = options.gltfPlugins ?? [];
     this.#surfaceDetail = options.surfaceDetail ?? true;
     this.#ktx2Loader = options.ktx2Loader;
     this.#addLights(renderer, options.environmentLighting ?? true);
@@ -102,6 +110,7 @@ export class AvatarScene {
       const loader = new GLTFLoader();
       await registerGltfDecoders(loader, json, this.#avatar.id, this.#ktx2Loader);
       const manifest = this.#avatar.manifest as { headNode?: unknown; eyeNodes?: unknown };
+      for (const plugin of this.#gltfPlugins) loader.register(plugin);
       rig =
         kind === 'gltf'
           ? gltfRig(await loader.parseAsync(bytes, ''), manifest)

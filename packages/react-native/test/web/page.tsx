@@ -103,6 +103,39 @@ function mouthPixels(): Uint8Array {
   return out;
 }
 
+/** RGBA pixels of the canvas's central `size` × `size` square (the face, for a built-in's framing). */
+function centrePixels(size: number): Uint8Array {
+  const canvas = document.querySelector('canvas')!;
+  const gl = canvas.getContext('webgl2') as WebGL2RenderingContext;
+  const out = new Uint8Array(size * size * 4);
+  gl.readPixels(
+    Math.floor(canvas.width / 2 - size / 2),
+    Math.floor(canvas.height / 2 - size / 2),
+    size,
+    size,
+    gl.RGBA,
+    gl.UNSIGNED_BYTE,
+    out,
+  );
+  return out;
+}
+
+/**
+ * Takes the browser's image decoders away from three.js, as on React Native: no
+ * `createImageBitmap`, no `Image`, and `<img>` elements refused. A texture that still loads was
+ * decoded by the package's own JavaScript decoder.
+ */
+function hideDomImageDecoders(): void {
+  const w = window as unknown as Record<string, unknown>;
+  w.createImageBitmap = undefined;
+  w.Image = undefined;
+  const createElementNS = document.createElementNS.bind(document);
+  document.createElementNS = ((ns: string, name: string) => {
+    if (name === 'img') throw new Error('no DOM image decoding here (as on React Native)');
+    return createElementNS(ns, name);
+  }) as typeof document.createElementNS;
+}
+
 function b64(text: string): Uint8Array {
   const bin = atob(text);
   const out = new Uint8Array(bin.length);
@@ -110,6 +143,18 @@ function b64(text: string): Uint8Array {
   return out;
 }
 
-const ad = { ...sdk, core, mount, unmount, listen, mouthPixels, events, b64, harnessStats };
+const ad = {
+  ...sdk,
+  core,
+  mount,
+  unmount,
+  listen,
+  mouthPixels,
+  centrePixels,
+  hideDomImageDecoders,
+  events,
+  b64,
+  harnessStats,
+};
 (window as unknown as { ad: typeof ad }).ad = ad;
 document.title = 'ready';
