@@ -22,13 +22,15 @@ let service: ChildProcess;
 let demo: Server;
 let origin: string;
 let apiKey: string;
-let lamZip: Uint8Array;
+let lamZip: Uint8Array<ArrayBuffer>;
 
 beforeAll(async () => {
   // Built first: it keeps the thread busy for seconds, which must not fall between two requests
   // on one kept-alive socket (the server's idle close and the next request would cross).
-  lamZip = await buildLamZip(
-    new Uint8Array(await readFile(join(repoRoot, 'packages/avatars/dist/juno/avatar.glb'))),
+  lamZip = new Uint8Array(
+    await buildLamZip(
+      new Uint8Array(await readFile(join(repoRoot, 'packages/avatars/dist/juno/avatar.glb'))),
+    ),
   );
   workDir = await mkdtemp(join(tmpdir(), 'demo-upload-'));
   service = spawn(
