@@ -10,9 +10,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AvatarFileProblem } from '@avatar-drive/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/credentials/api-keys.js';
+import { expectFileRefusal as expectRefusal, postAvatar } from './support/avatar-upload.js';
 import { makeKtx2, meshoptGlb, withKtx2Texture } from './support/compressed-glb.js';
 import { makeGlb } from './support/glb.js';
 import { editGlb, packGlb, splitGlb } from './support/glb-edit.js';
@@ -44,25 +44,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function upload(bytes: Uint8Array): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${service.url}/v1/console/avatars`, {
-    method: 'POST',
-    headers: { 'x-api-key': API_KEY, 'content-type': 'model/gltf-binary' },
-    body: bytes,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-function expectRefusal(
-  result: { status: number; body: Json },
-  status: number,
-  problem: AvatarFileProblem,
-  text: RegExp,
-): void {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  expect(result.body.errors[0].code).toBe(status === 413 ? 'avatarTooLarge' : 'avatarInvalid');
-  expect(result.body.errors[0].problem).toBe(problem);
-  expect(result.body.errors[0].detail).toMatch(text);
+function upload(bytes: Uint8Array): Promise<{ status: number; body: Json }> {
+  return postAvatar(service.url, bytes, 'model/gltf-binary');
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests reach into arbitrary glTF JSON

@@ -9,7 +9,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type AvatarFileProblem,
   encodeSplatPly,
   type SplatCloud,
   skinnedVertexCount,
@@ -19,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lamFixtures } from '../../../packages/core/test/support/shared-dir.js';
 import { hashApiKey } from '../src/credentials/api-keys.js';
+import { expectFileRefusal as expectRefusal, postAvatar } from './support/avatar-upload.js';
 import { makeGlb } from './support/glb.js';
 import { API_KEY, APP_ID, type Json, makeAvatarsDir } from './support/harness.js';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.js';
@@ -73,28 +73,8 @@ function lamZip(change: (files: ZipInput[]) => ZipInput[] = (f) => f): Uint8Arra
 const replace = (name: string, data: Uint8Array) => (files: ZipInput[]) =>
   files.map((f) => (f.name.endsWith(`/${name}`) ? { ...f, data } : f));
 
-async function upload(
-  bytes: Uint8Array,
-  contentType = 'application/zip',
-): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${service.url}/v1/console/avatars`, {
-    method: 'POST',
-    headers: { 'x-api-key': API_KEY, 'content-type': contentType },
-    body: bytes,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-function expectRefusal(
-  result: { status: number; body: Json },
-  status: number,
-  problem: AvatarFileProblem,
-  text: RegExp,
-) {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  expect(result.body.errors[0].code).toBe(status === 413 ? 'avatarTooLarge' : 'avatarInvalid');
-  expect(result.body.errors[0].problem).toBe(problem);
-  expect(result.body.errors[0].detail).toMatch(text);
+function upload(bytes: Uint8Array, contentType = 'application/zip'): Promise<{ status: number; body: Json }> {
+  return postAvatar(service.url, bytes, contentType);
 }
 
 describe('a LAM avatar zip', () => {
